@@ -1,0 +1,27 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// Upcoming-feature settings every target shares (STYLE.md).
+let swiftSettings: [SwiftSetting] = [
+  .enableUpcomingFeature("ExistentialAny"),
+  .enableUpcomingFeature("InternalImportsByDefault"),
+  .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+  name: "Marbles",
+  // `Synchronization.Mutex` needs these OS versions on Apple platforms.
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+  products: [
+    .library(name: "Signals", targets: ["Signals"])
+  ],
+  targets: [
+    .target(name: "Signals", swiftSettings: swiftSettings),
+    .testTarget(
+      name: "SignalsTests",
+      dependencies: ["Signals"],
+      swiftSettings: swiftSettings
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)
