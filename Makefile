@@ -2,7 +2,7 @@
 SWIFT ?= swift
 ZERO_DEP_MODULES := Sources/Signals Sources/MarbleTesting Sources/MarbleFixtures
 
-.PHONY: build test test-tsan lint format check-imports bench demo clean
+.PHONY: build test test-tsan lint format check-imports bench clean
 
 build:
 	$(SWIFT) build
@@ -29,3 +29,7 @@ check-imports:
 
 clean:
 	rm -rf .build
+
+## Release-build benchmarks in the separate Benchmarks/ package (the root keeps zero dependencies).
+bench:
+	BENCH_FILTER="$(FILTER)" $(SWIFT) run -c release --package-path Benchmarks MarblesBenchmarks

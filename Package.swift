@@ -13,10 +13,17 @@ let package = Package(
   // `Synchronization.Mutex` needs these OS versions on Apple platforms.
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   products: [
-    .library(name: "Signals", targets: ["Signals"])
+    .library(name: "Signals", targets: ["Signals"]),
+    .library(name: "MarbleTesting", targets: ["MarbleTesting"]),
   ],
   targets: [
     .target(name: "Signals", swiftSettings: swiftSettings),
+    .target(name: "MarbleTesting", dependencies: ["Signals"], swiftSettings: swiftSettings),
+    .testTarget(
+      name: "MarbleTestingTests",
+      dependencies: ["MarbleTesting", "Signals"],
+      swiftSettings: swiftSettings
+    ),
     .testTarget(
       name: "SignalsTests",
       dependencies: ["Signals"],

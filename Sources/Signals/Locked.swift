@@ -1,4 +1,4 @@
-import Synchronization
+package import Synchronization
 
 /// A value guarded by a `Synchronization.Mutex`, the one lock every type in the package uses.
 ///
@@ -7,15 +7,16 @@ import Synchronization
 /// calls out — to a subscriber, an action or a user closure — while holding a lock. Copy what you
 /// need inside the closure, act after it returns.
 package final class Locked<State>: Sendable {
-  private let mutex: Mutex<State>
+  @usableFromInline let mutex: Mutex<State>
 
   /// Creates a lock around an initial state.
+  @inlinable
   package init(_ initialState: consuming sending State) {
     mutex = Mutex(initialState)
   }
 
   /// Runs `body` with exclusive access to the state and returns its result.
-  @inline(__always)
+  @inlinable
   package func withLock<Result, E: Error>(
     _ body: (inout sending State) throws(E) -> sending Result
   ) throws(E) -> sending Result {

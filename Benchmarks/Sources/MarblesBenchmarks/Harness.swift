@@ -1,0 +1,53 @@
+import Dispatch
+import Foundation
+
+/// Runs a phase five times and reports the median, so one slow run (the other core busy) does not
+/// decide the figure.
+struct Harness {
+  static let repetitions = 5
+
+  struct Measurement {
+    var name: String
+    var seconds: Double
+    var items: Int
+    var baseline: Double?
+
+    var line: String {
+      let perItem = seconds / Double(items) * 1e9
+      let ratio = baseline.map { String(format: "%8.2fx", seconds / $0) } ?? "        -"
+      return name.padding(toLength: 46, withPad: " ", startingAt: 0)
+        + String(format: "%9.4f s %10.1f ns/item", seconds, perItem) + ratio
+    }
+  }
+
+  /// The median wall time of `body` over the repetitions. `body` returns a value that is consumed,
+  /// so the optimizer cannot drop the work.
+  static func median(_ body: () -> Int) -> Double {
+    var times: [Double] = []
+    var sink = 0
+    for _ in 0..<repetitions {
+      let start = DispatchTime.now().uptimeNanoseconds
+      sink &+= body()
+      let end = DispatchTime.now().uptimeNanoseconds
+      times.append(Double(end - start) / 1e9)
+    }
+    consume(sink)
+    return times.sorted()[repetitions / 2]
+  }
+
+  @inline(never)
+  static func consume(_ value: Int) {
+    if value == 0x5EED_5EED { print("") }
+  }
+
+  /// The process's peak resident memory, from /proc (Linux); `nil` elsewhere.
+  static func peakMemoryKiB() -> Int? {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else {
+      return nil
+    }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+      return Int(line.split(separator: " ").dropFirst().first ?? "")
+    }
+    return nil
+  }
+}

@@ -1,0 +1,52 @@
+/// What one call to ``TestScheduler/run()``, ``TestScheduler/advance(by:)`` or
+/// ``TestScheduler/advance(to:)`` did.
+public struct RunResult: Sendable, Equatable, CustomStringConvertible {
+  /// How many actions ran.
+  public let actionsRun: Int
+  /// The clock when the call returned.
+  public let now: Int
+  /// Why the call stopped early, or `nil` if it did all it was asked to.
+  public let failure: TestSchedulerFailure?
+
+  /// Creates a result (for comparing against in tests).
+  ///
+  /// - Parameters:
+  ///   - actionsRun: How many actions ran.
+  ///   - now: The clock when the call returned.
+  ///   - failure: Why the call stopped early, if it did.
+  public init(actionsRun: Int, now: Int, failure: TestSchedulerFailure? = nil) {
+    self.actionsRun = actionsRun
+    self.now = now
+    self.failure = failure
+  }
+
+  /// Whether the call did all it was asked to.
+  public var isComplete: Bool { failure == nil }
+
+  public var description: String {
+    if let failure { return "stopped at tick \(now) after \(actionsRun) actions: \(failure)" }
+    return "ran \(actionsRun) actions; now at tick \(now)"
+  }
+}
+
+/// A misuse or runaway a ``TestScheduler`` detected and stopped instead of hanging or crashing.
+///
+/// The scheduler also keeps every failure in ``TestScheduler/failures``, and the `Marbles` assertions
+/// and `flush()` report them as test failures.
+public struct TestSchedulerFailure: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The kinds of failure.
+  public enum Kind: Sendable, Equatable {
+    /// `run()` or `advance` ran more actions than the step limit allows.
+    case stepLimitExceeded
+    /// `run()` or `advance` was called while the scheduler was already running actions — from
+    /// another thread, or from inside one of its own actions.
+    case concurrentUse
+  }
+
+  /// What went wrong.
+  public let kind: Kind
+  /// A sentence saying what happened and what to do.
+  public let message: String
+
+  public var description: String { message }
+}

@@ -1,0 +1,274 @@
+public import Signals
+
+/// A scheduler that runs on virtual time, so tests of time-based code run instantly and the same
+/// way every time.
+///
+/// Virtual time is an `Int` count of ticks; a tick is ``tick`` long (1 ms by default) and one marble
+/// frame is one tick. Nothing runs until you move the clock:
+///
+/// ```swift
+/// let scheduler = TestScheduler()
+/// let fired = Locked(false)
+/// scheduler.schedule(after: .milliseconds(5)) { fired.withLock { $0 = true } }
+/// scheduler.advance(by: 4)   // not yet
+/// scheduler.advance(by: 1)   // fired at tick 5
+/// ```
+///
+/// Rules:
+/// - Actions run in `(time, order scheduled)` order. Work scheduled during an action for the current
+///   tick runs in the same `advance`.
+/// - The clock never moves backwards: an action scheduled in the past runs at ``now``.
+/// - A `Duration` becomes ticks rounding up, so nothing runs early.
+/// - A repeating action is rescheduled from its due time, not from when it ran.
+/// - The queue is a binary heap: O(log n) per action.
+/// - No lock is held while an action runs, so actions may schedule, subscribe and send freely.
+/// - ``run()`` stops after ``stepLimit`` actions instead of hanging on an endless timer; the result
+///   and ``failures`` say which action kept rescheduling.
+/// - Using the scheduler from two threads at once (or calling `advance` from inside an action) is
+///   refused with a ``TestSchedulerFailure`` rather than corrupting the queue.
+///
+/// There are no globals: make one scheduler per test, and tests run in parallel safely.
+public final class TestScheduler: Scheduler {
+  /// The default for ``stepLimit``: ten million actions per `run()` or `advance` call.
+  public static let defaultStepLimit = 10_000_000
+
+  /// The length of one tick (and one marble frame).
+  public let tick: Duration
+  /// How many actions one `run()` or `advance` call may run before it gives up.
+  public let stepLimit: Int
+
+  private struct State {
+    var now = 0
+    var nextSequence = 0
+    var queue = ActionHeap()
+    var isRunning = false
+    /// The action running now, whose follow-up work is one generation later.
+    var running: (generation: Int, chainStart: Int)?
+    var failures: [TestSchedulerFailure] = []
+  }
+
+  private let state = Locked(State())
+  private let tickAttoseconds: Int128
+
+  /// Creates a scheduler whose clock reads tick 0.
+  ///
+  /// - Parameters:
+  ///   - tick: The virtual length of one tick (one marble frame); positive.
+  ///   - stepLimit: How many actions one `run()` or `advance` call may run.
+  /// - Precondition: `tick > .zero` and `stepLimit > 0`.
+  public init(tick: Duration = .milliseconds(1), stepLimit: Int = TestScheduler.defaultStepLimit) {
+    precondition(tick > .zero, "A TestScheduler's tick must be positive (got \(tick)).")
+    precondition(stepLimit > 0, "A TestScheduler's stepLimit must be positive (got \(stepLimit)).")
+    self.tick = tick
+    self.stepLimit = stepLimit
+    tickAttoseconds = Self.attoseconds(tick)
+  }
+
+  /// The current virtual time, in ticks.
+  public var now: Int {
+    state.withLock { $0.now }
+  }
+
+  /// Whether no action is waiting to run (cancelled actions still count until their time comes).
+  public var isIdle: Bool {
+    state.withLock { $0.queue.isEmpty }
+  }
+
+  /// How many actions are waiting, cancelled ones included until their time comes.
+  public var pendingActionCount: Int {
+    state.withLock { $0.queue.count }
+  }
+
+  /// Every failure so far: step limits hit and concurrent use refused.
+  public var failures: [TestSchedulerFailure] {
+    state.withLock { $0.failures }
+  }
+
+  /// `duration` in whole ticks, rounding up; zero or negative durations are 0 ticks.
+  ///
+  /// - Parameter duration: The duration to convert.
+  /// - Returns: The number of ticks.
+  public func ticks(_ duration: Duration) -> Int {
+    let attoseconds = Self.attoseconds(duration)
+    guard attoseconds > 0 else { return 0 }
+    let ticks = (attoseconds + tickAttoseconds - 1) / tickAttoseconds
+    return ticks > Int128(Int.max) ? Int.max : Int(ticks)
+  }
+
+  private static func attoseconds(_ duration: Duration) -> Int128 {
+    let (seconds, attoseconds) = duration.components
+    return Int128(seconds) * 1_000_000_000_000_000_000 + Int128(attoseconds)
+  }
+
+  // MARK: Scheduling
+
+  /// Schedules `action` at absolute tick `time` (or at ``now`` if `time` is in the past).
+  ///
+  /// - Parameters:
+  ///   - time: The tick to run at.
+  ///   - action: The work.
+  /// - Returns: A disposable that cancels the action.
+  @discardableResult
+  public func schedule(at time: Int, _ action: @escaping @Sendable () -> Void) -> any Disposable {
+    enqueue(at: time, interval: nil, action)
+  }
+
+  @discardableResult
+  public func schedule(_ action: @escaping @Sendable () -> Void) -> any Disposable {
+    enqueue(at: nil, interval: nil, action)
+  }
+
+  @discardableResult
+  public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void)
+    -> any Disposable
+  {
+    enqueue(after: ticks(delay), interval: nil, action)
+  }
+
+  /// Schedules a repeating action. An interval shorter than one tick counts as one tick.
+  @discardableResult
+  public func schedule(
+    after delay: Duration, interval: Duration, _ action: @escaping @Sendable () -> Void
+  ) -> any Disposable {
+    enqueue(after: ticks(delay), interval: max(1, ticks(interval)), action)
+  }
+
+  private func enqueue(after delay: Int, interval: Int?, _ body: @escaping @Sendable () -> Void)
+    -> ScheduledAction
+  {
+    enqueue(at: nil, delay: delay, interval: interval, body)
+  }
+
+  private func enqueue(
+    at time: Int?, delay: Int = 0, interval: Int?, _ body: @escaping @Sendable () -> Void
+  ) -> ScheduledAction {
+    state.withLock { state in
+      let due = max(state.now, time ?? state.now.clampedAdding(delay))
+      let generation = state.running.map { $0.generation + 1 } ?? 0
+      let chainStart = state.running?.chainStart ?? due
+      let action = ScheduledAction(body: body, interval: interval, chainStart: chainStart)
+      state.queue.push(
+        .init(time: due, sequence: state.nextSequence, generation: generation, action: action))
+      state.nextSequence += 1
+      return action
+    }
+  }
+
+  // MARK: Running
+
+  /// Moves the clock forward by `ticks`, running every action due by then.
+  ///
+  /// - Parameter ticks: How far to move; `0` runs what is due now.
+  /// - Returns: What ran, and whether the call stopped early.
+  @discardableResult
+  public func advance(by ticks: Int) -> RunResult {
+    let target = state.withLock { $0.now.clampedAdding(max(0, ticks)) }
+    return drain(through: target)
+  }
+
+  /// Moves the clock to tick `time`, running every action due by then. The clock never moves
+  /// backwards: an earlier `time` only runs what is due now.
+  ///
+  /// - Parameter time: The tick to move to.
+  /// - Returns: What ran, and whether the call stopped early.
+  @discardableResult
+  public func advance(to time: Int) -> RunResult {
+    drain(through: time)
+  }
+
+  /// Runs every action, moving the clock to each one's time, until the queue is empty or the step
+  /// limit is reached (an endless timer). The clock stays at the last action's time.
+  ///
+  /// - Returns: What ran, and — if it stopped at the step limit — which action kept rescheduling.
+  @discardableResult
+  public func run() -> RunResult {
+    drain(through: nil)
+  }
+
+  private func drain(through limit: Int?) -> RunResult {
+    let refusal = state.withLock { state -> TestSchedulerFailure? in
+      guard state.isRunning else {
+        state.isRunning = true
+        return nil
+      }
+      let failure = TestSchedulerFailure(
+        kind: .concurrentUse,
+        message: "TestScheduler was asked to run actions while it was already running them — from "
+          + "another thread, or from inside one of its own actions. Drive a test scheduler from one "
+          + "thread, outside its actions.")
+      state.failures.append(failure)
+      return failure
+    }
+    if let refusal { return RunResult(actionsRun: 0, now: now, failure: refusal) }
+
+    var actionsRun = 0
+    while true {
+      let next = state.withLock { state -> ActionHeap.Entry? in
+        guard let time = state.queue.firstTime, limit.map({ time <= $0 }) ?? true,
+          let first = state.queue.popFirst()
+        else { return nil }
+        state.now = max(state.now, first.time)
+        state.running = (first.generation, first.action.chainStart)
+        return first
+      }
+      guard let entry = next else { break }
+      let action = entry.action
+      guard !action.isDisposed else { continue }
+      if actionsRun == stepLimit { return stopAtStepLimit(actionsRun: actionsRun, pending: entry) }
+      action.body()
+      actionsRun += 1
+      if let interval = action.interval, !action.isDisposed {
+        reschedule(entry, every: interval)
+      }
+    }
+    let now = state.withLock { state -> Int in
+      if let limit { state.now = max(state.now, limit) }
+      state.running = nil
+      state.isRunning = false
+      return state.now
+    }
+    return RunResult(actionsRun: actionsRun, now: now, failure: nil)
+  }
+
+  /// Puts a repeating action back, due one interval after the time it was due, as the same object,
+  /// so the disposable its scheduler holds keeps stopping it.
+  private func reschedule(_ entry: ActionHeap.Entry, every interval: Int) {
+    state.withLock { state in
+      let due = max(state.now, entry.time.clampedAdding(interval))
+      state.queue.push(
+        .init(
+          time: due, sequence: state.nextSequence, generation: entry.generation + 1,
+          action: entry.action))
+      state.nextSequence += 1
+    }
+  }
+
+  private func stopAtStepLimit(actionsRun: Int, pending entry: ActionHeap.Entry) -> RunResult {
+    state.withLock { state in
+      // Put the action back, first in line: nothing is lost, a later call can go on.
+      var entry = entry
+      entry.sequence = -1
+      state.queue.push(entry)
+      let culprit = state.queue.entries.filter { !$0.action.isDisposed }
+        .max { $0.generation < $1.generation }
+      let failure = TestSchedulerFailure(
+        kind: .stepLimitExceeded,
+        message: "TestScheduler stopped after \(actionsRun) actions (its stepLimit) at tick "
+          + "\(state.now), with \(state.queue.count) still pending. The action that kept "
+          + "rescheduling: \(culprit.map { $0.action.culpritDescription(generation: $0.generation, dueAt: $0.time) } ?? "none")."
+      )
+      state.failures.append(failure)
+      state.running = nil
+      state.isRunning = false
+      return RunResult(actionsRun: actionsRun, now: state.now, failure: failure)
+    }
+  }
+}
+
+extension Int {
+  /// `self + other`, or `Int.max` where that would overflow.
+  func clampedAdding(_ other: Int) -> Int {
+    let (sum, overflow) = addingReportingOverflow(other)
+    return overflow ? (other > 0 ? .max : .min) : sum
+  }
+}

@@ -1,0 +1,256 @@
+import Dispatch
+import MarbleTesting
+import Signals
+import Testing
+
+@Suite struct TestSchedulerTests {
+  @Test func startsAtTickZeroWithNothingToRun() {
+    let scheduler = TestScheduler()
+    #expect(scheduler.now == 0)
+    #expect(scheduler.isIdle)
+    #expect(scheduler.tick == .milliseconds(1))
+  }
+
+  @Test func actionsRunInTimeThenSchedulingOrder() {
+    let scheduler = TestScheduler()
+    let log = Log<String>()
+    scheduler.schedule(at: 5) { log.stamp("a", scheduler) }
+    scheduler.schedule(at: 3) { log.stamp("b", scheduler) }
+    scheduler.schedule(at: 5) { log.stamp("c", scheduler) }
+    scheduler.schedule(at: 3) { log.stamp("d", scheduler) }
+    let result = scheduler.run()
+    #expect(log.all == ["b@3", "d@3", "a@5", "c@5"])
+    #expect(result == RunResult(actionsRun: 4, now: 5, failure: nil))
+  }
+
+  @Test func workScheduledForTheCurrentTickRunsInTheSameAdvance() {
+    let scheduler = TestScheduler()
+    let log = Log<String>()
+    scheduler.schedule(at: 2) {
+      log.stamp("outer", scheduler)
+      scheduler.schedule { log.stamp("inner", scheduler) }
+      scheduler.schedule(at: 2) { log.stamp("inner-at", scheduler) }
+      scheduler.schedule(at: 3) { log.stamp("later", scheduler) }
+    }
+    scheduler.advance(to: 2)
+    #expect(log.all == ["outer@2", "inner@2", "inner-at@2"])
+    #expect(scheduler.now == 2)
+    scheduler.advance(by: 1)
+    #expect(log.all.last == "later@3")
+  }
+
+  @Test func anActionScheduledInThePastRunsNow() {
+    let scheduler = TestScheduler()
+    scheduler.advance(to: 10)
+    let log = Log<String>()
+    scheduler.schedule(at: 3) { log.stamp("late", scheduler) }
+    scheduler.advance(by: 0)
+    #expect(log.all == ["late@10"])
+  }
+
+  @Test func theClockNeverMovesBackwards() {
+    let scheduler = TestScheduler()
+    scheduler.advance(to: 10)
+    let result = scheduler.advance(to: 4)
+    #expect(scheduler.now == 10)
+    #expect(result.isComplete)
+    scheduler.advance(by: -3)
+    #expect(scheduler.now == 10)
+  }
+
+  @Test func advanceMovesTheClockEvenWithNothingToRun() {
+    let scheduler = TestScheduler()
+    scheduler.advance(by: 7)
+    #expect(scheduler.now == 7)
+    scheduler.advance(to: 12)
+    #expect(scheduler.now == 12)
+  }
+
+  @Test func runLeavesTheClockAtTheLastAction() {
+    let scheduler = TestScheduler()
+    scheduler.schedule(at: 42) {}
+    scheduler.run()
+    #expect(scheduler.now == 42)
+  }
+
+  @Test func durationsBecomeTicksRoundingUp() {
+    let scheduler = TestScheduler(tick: .milliseconds(100))
+    #expect(scheduler.ticks(.seconds(1.5)) == 15)
+    #expect(scheduler.ticks(.milliseconds(101)) == 2)
+    #expect(scheduler.ticks(.nanoseconds(1)) == 1)
+    #expect(scheduler.ticks(.zero) == 0)
+    #expect(scheduler.ticks(.seconds(-1)) == 0)
+
+    let log = Log<String>()
+    scheduler.schedule(after: .milliseconds(150)) { log.stamp("a", scheduler) }
+    scheduler.advance(by: 1)
+    #expect(log.all.isEmpty, "150 ms must not run at tick 1 (100 ms): nothing runs early")
+    scheduler.advance(by: 1)
+    #expect(log.all == ["a@2"])
+  }
+
+  @Test func aCancelledActionNeverRuns() {
+    let scheduler = TestScheduler()
+    let log = Log<String>()
+    let action = scheduler.schedule(at: 1) { log.stamp("cancelled", scheduler) }
+    scheduler.schedule(at: 1) { log.stamp("kept", scheduler) }
+    action.dispose()
+    #expect(action.isDisposed)
+    scheduler.run()
+    #expect(log.all == ["kept@1"])
+  }
+
+  @Test func anActionCancelledByAnEarlierOneAtTheSameTickNeverRuns() {
+    let scheduler = TestScheduler()
+    let log = Log<String>()
+    let holder = Log<any Disposable>()
+    scheduler.schedule(at: 1) { holder.all.first?.dispose() }
+    holder.append(scheduler.schedule(at: 1) { log.stamp("victim", scheduler) })
+    scheduler.run()
+    #expect(log.all.isEmpty)
+  }
+
+  @Test func repeatingActionsRescheduleFromTheirDueTime() {
+    let scheduler = TestScheduler()
+    let log = Log<String>()
+    let timer = scheduler.schedule(after: .milliseconds(2), interval: .milliseconds(3)) {
+      log.stamp("tick", scheduler)
+    }
+    scheduler.advance(to: 11)
+    #expect(log.all == ["tick@2", "tick@5", "tick@8", "tick@11"])
+    timer.dispose()
+    scheduler.advance(to: 30)
+    #expect(log.all.count == 4)
+  }
+
+  @Test func aRepeatingActionCanStopItselfFromInside() {
+    let scheduler = TestScheduler()
+    let log = Log<String>()
+    let holder = Log<any Disposable>()
+    holder.append(
+      scheduler.schedule(after: .zero, interval: .milliseconds(1)) {
+        log.stamp("tick", scheduler)
+        if log.all.count == 3 { holder.all.first?.dispose() }
+      })
+    let result = scheduler.run()
+    #expect(log.all == ["tick@0", "tick@1", "tick@2"])
+    #expect(result.isComplete)
+  }
+
+  @Test func runStopsAnEndlessTimerAtTheStepLimitAndNamesIt() {
+    let scheduler = TestScheduler(stepLimit: 1_000)
+    let count = Log<Int>()
+    scheduler.schedule(after: .milliseconds(3), interval: .milliseconds(2)) { count.append(1) }
+    scheduler.schedule(at: 1) {}
+
+    let result = scheduler.run()
+
+    #expect(result.actionsRun == 1_000)
+    #expect(count.all.count == 999)
+    let failure = try! #require(result.failure)
+    #expect(failure.kind == .stepLimitExceeded)
+    #expect(failure.message.contains("stopped after 1000 actions (its stepLimit)"))
+    #expect(failure.message.contains("a repeating action (every 2 ticks, first due at tick 3"))
+    #expect(scheduler.failures == [failure])
+    // The clock stays where it stopped, and nothing is lost: the timer is still there.
+    #expect(scheduler.now == 3 + 2 * 998 + 2)
+    #expect(!scheduler.isIdle)
+    scheduler.advance(by: 2)
+    #expect(count.all.count == 1_001)
+  }
+
+  @Test func runStopsASelfReschedulingChainAndSaysSo() {
+    let scheduler = TestScheduler(stepLimit: 500)
+    @Sendable func again() { scheduler.schedule(after: .milliseconds(1), again) }
+    scheduler.schedule(at: 4, again)
+    let result = scheduler.run()
+    let failure = try! #require(result.failure)
+    #expect(failure.message.contains("an action that keeps scheduling more work"))
+    #expect(failure.message.contains("the first due at tick 4"))
+  }
+
+  @Test func advanceFromInsideAnActionIsRefusedWithAClearFailure() {
+    let scheduler = TestScheduler()
+    let inner = Log<RunResult>()
+    scheduler.schedule(at: 1) { inner.append(scheduler.advance(by: 5)) }
+    let outer = scheduler.run()
+    #expect(outer.isComplete)
+    let refused = try! #require(inner.all.first)
+    #expect(refused.failure?.kind == .concurrentUse)
+    #expect(refused.actionsRun == 0)
+    #expect(scheduler.failures.map(\.kind) == [.concurrentUse])
+    #expect(scheduler.now == 1)
+  }
+
+  @Test func runningFromTwoThreadsAtOnceIsRefused() {
+    let scheduler = TestScheduler()
+    let insideAction = DispatchSemaphore(value: 0)
+    let otherThreadDone = DispatchSemaphore(value: 0)
+    let other = Log<RunResult>()
+    scheduler.schedule(at: 1) {
+      insideAction.signal()
+      otherThreadDone.wait()
+    }
+    DispatchQueue.global().async {
+      insideAction.wait()
+      other.append(scheduler.run())
+      otherThreadDone.signal()
+    }
+    #expect(scheduler.run().isComplete)
+    #expect(other.all.first?.failure?.kind == .concurrentUse)
+  }
+
+  @Test func schedulersAreIndependentUnderParallelUse() {
+    let results = Log<[String]>()
+    DispatchQueue.concurrentPerform(iterations: 16) { _ in
+      let scheduler = TestScheduler()
+      let log = Log<String>()
+      for time in stride(from: 100, through: 0, by: -1) {
+        scheduler.schedule(at: time) { log.stamp("t", scheduler) }
+      }
+      scheduler.run()
+      results.append(log.all)
+    }
+    let expected = (0...100).map { "t@\($0)" }
+    #expect(results.all.count == 16)
+    #expect(results.all.allSatisfy { $0 == expected })
+  }
+
+  @Test func theHeapKeepsOrderOverManyRandomActions() {
+    let scheduler = TestScheduler()
+    let log = Log<Int>()
+    var generator = SplitMix(seed: 7)
+    var expected: [(time: Int, order: Int)] = []
+    for order in 0..<5_000 {
+      let time = Int(generator.next() % 300)
+      expected.append((time, order))
+      scheduler.schedule(at: time) { log.append(order) }
+    }
+    scheduler.run()
+    let sorted = expected.sorted { ($0.time, $0.order) < ($1.time, $1.order) }.map(\.order)
+    #expect(log.all == sorted)
+  }
+
+  @Test func timeOperatorsFromSignalsRunOnVirtualTime() {
+    let scheduler = TestScheduler(tick: .milliseconds(100))
+    let signal = Signal<String, Never> { subscriber in
+      scheduler.schedule(after: .seconds(1.5)) { subscriber.sendNext("A") }
+    }
+    let subscriber = scheduler.record(signal, subscribeAt: 20)
+    scheduler.run()
+    #expect(subscriber.events == [.next(35, "A")])
+  }
+}
+
+/// A small deterministic random number generator for reproducible tests.
+struct SplitMix: RandomNumberGenerator {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
