@@ -67,11 +67,14 @@ final class Sink<Value: Sendable, Failure: Error>: SubscriberProtocol, Disposabl
 
   /// Delivers one event while the caller owns delivery (a held sink during replay).
   ///
+  /// Replayed events come before anything queued meanwhile, so a live terminal event already
+  /// queued (`isTerminated`) does not stop the replay; only disposal does.
+  ///
   /// - Returns: `false` once the subscription is over (disposed, perhaps by the event just sent).
   @discardableResult
   func deliverHeld(_ event: Event<Value, Failure>) -> Bool {
     let downstream = state.withLock { state -> (any SubscriberProtocol<Value, Failure>)? in
-      guard !state.isTerminated, let downstream = state.downstream else { return nil }
+      guard let downstream = state.downstream else { return nil }
       if event.isTerminal { state.isTerminated = true }
       return downstream
     }
