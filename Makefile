@@ -2,7 +2,7 @@
 SWIFT ?= swift
 ZERO_DEP_MODULES := Sources/Signals Sources/MarbleTesting Sources/MarbleFixtures
 
-.PHONY: build test test-tsan lint format check-imports bench clean
+.PHONY: build test test-tsan lint format check-imports bench demo clean
 
 build:
 	$(SWIFT) build
@@ -33,3 +33,7 @@ clean:
 ## Release-build benchmarks in the separate Benchmarks/ package (the root keeps zero dependencies).
 bench:
 	BENCH_FILTER="$(FILTER)" $(SWIFT) run -c release --package-path Benchmarks MarblesBenchmarks
+
+## The seed stories, run in virtual time (until the `marbles` fixture runner lands).
+demo:
+	$(SWIFT) test --filter SeedStories
