@@ -4,7 +4,8 @@ import Foundation
 /// Runs a phase five times and reports the median, so one slow run (the other core busy) does not
 /// decide the figure.
 struct Harness {
-  static let repetitions = 5
+  /// 5, or `BENCH_REPETITIONS` (1 for a profiler run under valgrind).
+  static let repetitions = Int(ProcessInfo.processInfo.environment["BENCH_REPETITIONS"] ?? "") ?? 5
 
   struct Measurement {
     var name: String

@@ -1,4 +1,4 @@
-public import Signals
+@_spi(Internals) public import Signals
 
 /// A scripted signal on a ``TestScheduler`` that logs every subscription to it.
 ///

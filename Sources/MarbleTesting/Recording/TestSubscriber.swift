@@ -1,4 +1,4 @@
-public import Signals
+@_spi(Internals) public import Signals
 
 /// A subscriber that records every event with the virtual tick it arrived at.
 ///

@@ -1,4 +1,4 @@
-public import Signals
+@_spi(Internals) public import Signals
 
 /// A scheduler that runs on virtual time, so tests of time-based code run instantly and the same
 /// way every time.
@@ -8,10 +8,11 @@ public import Signals
 ///
 /// ```swift
 /// let scheduler = TestScheduler()
-/// let fired = Locked(false)
-/// scheduler.schedule(after: .milliseconds(5)) { fired.withLock { $0 = true } }
-/// scheduler.advance(by: 4)   // not yet
-/// scheduler.advance(by: 1)   // fired at tick 5
+/// let subject = Subject<String, Never>()
+/// let subscriber = scheduler.record(subject)
+/// scheduler.schedule(after: .milliseconds(5)) { subject.sendNext("fired") }
+/// scheduler.advance(by: 4)   // subscribed at tick 0; nothing sent yet
+/// scheduler.advance(by: 1)   // subscriber.events == [.next(5, "fired")]
 /// ```
 ///
 /// Rules:
