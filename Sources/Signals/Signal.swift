@@ -29,9 +29,10 @@ public struct Signal<Value: Sendable, Failure: Error>: SignalProtocol {
   ///   returns. It sends events to the subscriber it is given (now or later) and returns a disposable
   ///   that cancels its work, or `nil` if there is nothing to cancel.
   public init(
-    _ body: @escaping @Sendable (_ subscriber: any SubscriberProtocol<Value, Failure>) -> (
-      any Disposable
-    )?
+    _ body:
+      @escaping @Sendable (_ subscriber: any SubscriberProtocol<Value, Failure>) -> (
+        any Disposable
+      )?
   ) {
     subscribeAction = { subscriber in
       let sink = Sink(subscriber)

@@ -9,11 +9,16 @@ import Testing
     let subject = Subject<String, Never>(), replay = ReplaySubject<String, Never>()
     let subjectLate = scheduler.record(subject, subscribeAt: 11)  // subscriber 3, at 1.1 s
     let replayLate = scheduler.record(replay, subscribeAt: 11)
-    scheduler.schedule(at: 10) { subject.sendNext("package 1"); replay.sendNext("package 1") }
-    scheduler.schedule(at: 20) { subject.sendNext("package 2"); replay.sendNext("package 2") }
+    scheduler.schedule(at: 10) {
+      subject.sendNext("package 1"); replay.sendNext("package 1")
+    }
+    scheduler.schedule(at: 20) {
+      subject.sendNext("package 2"); replay.sendNext("package 2")
+    }
     scheduler.run()
     #expect(subjectLate.events == [.next(20, "package 2")])  // missed package 1
-    #expect(replayLate.events == [.next(11, "package 1"), .next(20, "package 2")])  // replayed at 1.1 s
+    // replayed at 1.1 s:
+    #expect(replayLate.events == [.next(11, "package 1"), .next(20, "package 2")])
   }
 
   @Test func virtualTimeReplayLazilySubscribesOnce() throws {

@@ -27,7 +27,8 @@ import Testing
       #expect(early.events == [.next(10, "package 1"), .next(20, "package 2")])
     }
     for late in fromSubject[2...3] {
-      #expect(late.events == [.next(20, "package 2")], "a subject's late subscriber misses package 1")
+      #expect(
+        late.events == [.next(20, "package 2")], "a subject's late subscriber misses package 1")
     }
     for early in fromReplay[0...1] {
       #expect(early.events == [.next(10, "package 1"), .next(20, "package 2")])

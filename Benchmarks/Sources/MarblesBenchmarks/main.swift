@@ -72,7 +72,8 @@ let closures = measure("b. baseline array of closures, 100k", items: hundredThou
   Baseline.closures(count: hundredThousand)
 }
 let hotEvents: [Recorded<Event<Int, TestError>>] = (0..<hundredThousand).map { .next($0 + 1, $0) }
-_ = measure("b. hot test signal, 100k events recorded", items: hundredThousand, baseline: closures) {
+_ = measure("b. hot test signal, 100k events recorded", items: hundredThousand, baseline: closures)
+{
   let scheduler = TestScheduler()
   let hot = try! scheduler.hot(hotEvents)
   let subscriber = scheduler.record(hot)

@@ -4,7 +4,8 @@ extension SignalProtocol {
   ///
   /// `makeOnNext` runs once per subscription, so per-subscription state (a counter) lives in it.
   func forwardingValues<NewValue: Sendable>(
-    _ makeOnNext: @escaping @Sendable (_ downstream: any SubscriberProtocol<NewValue, Failure>) ->
+    _ makeOnNext:
+      @escaping @Sendable (_ downstream: any SubscriberProtocol<NewValue, Failure>) ->
       @Sendable (Value) -> Void
   ) -> Signal<NewValue, Failure> {
     Signal { downstream in

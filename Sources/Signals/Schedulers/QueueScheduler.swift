@@ -39,7 +39,8 @@ public struct QueueScheduler: Scheduler {
   public func schedule(
     after delay: Duration, interval: Duration, _ action: @escaping @Sendable () -> Void
   ) -> any Disposable {
-    precondition(interval > .zero, "A repeating action needs a positive interval (got \(interval)).")
+    precondition(
+      interval > .zero, "A repeating action needs a positive interval (got \(interval)).")
     let cancelled = AnyDisposable()
     let queue = queue
     let step = Self.dispatchInterval(interval)

@@ -61,7 +61,8 @@ final class SubjectCore<Value: Sendable, Failure: Error>: Sendable {
   let capacity: Int
 
   init(capacity: Int, history: [Value] = []) {
-    precondition(capacity >= 0, "A subject's replay capacity must not be negative (got \(capacity)).")
+    precondition(
+      capacity >= 0, "A subject's replay capacity must not be negative (got \(capacity)).")
     self.capacity = capacity
     state = Locked(State(history: history))
   }
@@ -72,7 +73,8 @@ final class SubjectCore<Value: Sendable, Failure: Error>: Sendable {
   }
 
   func send(_ event: Event<Value, Failure>) {
-    let first = state.withLock { state -> (Event<Value, Failure>, [Sink<Value, Failure>], [any Disposable])? in
+    let first = state.withLock {
+      state -> (Event<Value, Failure>, [Sink<Value, Failure>], [any Disposable])? in
       guard !state.isTerminating else { return nil }
       if event.isTerminal { state.isTerminating = true }
       if state.isDelivering {
@@ -88,7 +90,8 @@ final class SubjectCore<Value: Sendable, Failure: Error>: Sendable {
       for sink in targets { sink.send(event) }
       for upstream in upstreams { upstream.dispose() }
       let capacity = capacity
-      let next = state.withLock { state -> (Event<Value, Failure>, [Sink<Value, Failure>], [any Disposable])? in
+      let next = state.withLock {
+        state -> (Event<Value, Failure>, [Sink<Value, Failure>], [any Disposable])? in
         guard let next = state.dequeue() else { return nil }
         let (targets, upstreams) = state.apply(next, capacity: capacity)
         return (next, targets, upstreams)

@@ -95,7 +95,10 @@ import Testing
       Issue.record("expected a throw")
     } catch {
       #expect(error.index == 1)
-      #expect(error.description == "event 1: completed @ 4 comes after completed @ 2; nothing may follow a terminal event")
+      #expect(
+        error.description
+          == "event 1: completed @ 4 comes after completed @ 2; nothing may follow a terminal event"
+      )
     }
   }
 
