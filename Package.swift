@@ -15,10 +15,26 @@ let package = Package(
   products: [
     .library(name: "Signals", targets: ["Signals"]),
     .library(name: "MarbleTesting", targets: ["MarbleTesting"]),
+    .library(name: "Marbles", targets: ["Marbles"]),
   ],
   targets: [
     .target(name: "Signals", swiftSettings: swiftSettings),
     .target(name: "MarbleTesting", dependencies: ["Signals"], swiftSettings: swiftSettings),
+    .target(
+      name: "Marbles",
+      dependencies: ["MarbleTesting", "Signals"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "MarblesTests",
+      dependencies: ["Marbles", "MarbleTesting", "Signals"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "MarblesXCTests",
+      dependencies: ["Marbles", "MarbleTesting", "Signals"],
+      swiftSettings: swiftSettings
+    ),
     .testTarget(
       name: "MarbleTestingTests",
       dependencies: ["MarbleTesting", "Signals"],

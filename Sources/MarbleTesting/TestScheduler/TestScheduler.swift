@@ -46,6 +46,8 @@ public final class TestScheduler: Scheduler {
     /// The action running now, whose follow-up work is one generation later.
     var running: (generation: Int, chainStart: Int)?
     var failures: [TestSchedulerFailure] = []
+    /// How many of `failures` an assertion library has already reported.
+    var reportedFailures = 0
   }
 
   private let state = Locked(State())
@@ -83,6 +85,19 @@ public final class TestScheduler: Scheduler {
   /// Every failure so far: step limits hit and concurrent use refused.
   public var failures: [TestSchedulerFailure] {
     state.withLock { $0.failures }
+  }
+
+  /// The failures not yet taken by an earlier call, marking them taken.
+  ///
+  /// For assertion libraries: the `Marbles` assertions call this so that a step limit hit or a
+  /// refused concurrent call is reported as a test failure exactly once, by the next assertion.
+  ///
+  /// - Returns: The failures since the previous call.
+  public func takeUnreportedFailures() -> [TestSchedulerFailure] {
+    state.withLock { state in
+      defer { state.reportedFailures = state.failures.count }
+      return Array(state.failures[state.reportedFailures...])
+    }
   }
 
   /// `duration` in whole ticks, rounding up; zero or negative durations are 0 ticks.

@@ -1,0 +1,99 @@
+public import Signals
+
+/// The first difference between an expected and an actual list of recorded events, said in words.
+///
+/// This is the part of a failure message that does not depend on a test framework; the `Marbles`
+/// assertions report it.
+///
+/// ```swift
+/// EventListDiff(expected: [.next(4, "b")], actual: [.next(5, "b")])?.summary
+/// // "expected next(\"b\") at tick 4, got nothing; next(\"b\") came at tick 5"
+/// ```
+public struct EventListDiff<Value: Equatable, Failure: Error & Equatable>: Sendable, Equatable
+where Value: Sendable {
+  /// The tick of the first difference.
+  public let tick: Int
+  /// The difference in one sentence.
+  public let summary: String
+
+  /// Compares two event lists; `nil` when they are equal.
+  ///
+  /// - Parameters:
+  ///   - expected: What should have happened.
+  ///   - actual: What happened.
+  public init?(
+    expected: [Recorded<Event<Value, Failure>>], actual: [Recorded<Event<Value, Failure>>]
+  ) {
+    guard expected != actual else { return nil }
+    let index = firstDifference(expected, actual)
+    let wanted = index < expected.count ? expected[index] : nil
+    let got = index < actual.count ? actual[index] : nil
+    tick = min(wanted?.time ?? .max, got?.time ?? .max)
+    summary = Self.describe(wanted: wanted, got: got, expected: expected, actual: actual)
+  }
+
+  private static func describe(
+    wanted: Recorded<Event<Value, Failure>>?, got: Recorded<Event<Value, Failure>>?,
+    expected: [Recorded<Event<Value, Failure>>], actual: [Recorded<Event<Value, Failure>>]
+  ) -> String {
+    if let wanted, let got, wanted.time == got.time {
+      return "expected \(wanted.value) at tick \(wanted.time), got \(got.value)"
+    }
+    if let wanted, got.map({ wanted.time < $0.time }) ?? true {
+      // Something expected did not happen at its tick.
+      var sentence = "expected \(wanted.value) at tick \(wanted.time), got nothing"
+      if let elsewhere = actual.first(where: { $0.value == wanted.value && $0.time != wanted.time })
+      {
+        sentence += "; \(elsewhere.value) came at tick \(elsewhere.time)"
+      } else if actual.allSatisfy({ $0.value != wanted.value }) {
+        sentence += "; it never came"
+      }
+      return sentence
+    }
+    guard let got else { return "the lists are equal" }
+    // Something happened earlier than anything expected, or after the expected list ended.
+    var sentence = "got unexpected \(got.value) at tick \(got.time)"
+    if let expectedAt = expected.first(where: { $0.value == got.value && $0.time != got.time }) {
+      sentence += "; it was expected at tick \(expectedAt.time)"
+    }
+    return sentence
+  }
+}
+
+/// The first difference between expected and actual subscription logs, said in words.
+public struct SubscriptionListDiff: Sendable, Equatable {
+  /// The difference in one sentence.
+  public let summary: String
+
+  /// Compares two subscription logs; `nil` when they are equal.
+  ///
+  /// - Parameters:
+  ///   - expected: The subscriptions that should have happened.
+  ///   - actual: The subscriptions that happened.
+  public init?(expected: [Subscription], actual: [Subscription]) {
+    guard expected != actual else { return nil }
+    let index = firstDifference(expected, actual)
+    let wanted: Subscription? = index < expected.count ? expected[index] : nil
+    let got: Subscription? = index < actual.count ? actual[index] : nil
+    switch (wanted, got) {
+    case (let wanted?, let got?):
+      summary = "subscription \(index + 1): expected \(wanted), got \(got)"
+    case (let wanted?, nil):
+      summary =
+        "expected \(expected.count) subscription\(expected.count == 1 ? "" : "s"), "
+        + "got \(actual.count); missing \(wanted)"
+    case (nil, let got?):
+      summary =
+        "expected \(expected.count) subscription\(expected.count == 1 ? "" : "s"), "
+        + "got \(actual.count); unexpected \(got)"
+    case (nil, nil):
+      summary = "the logs are equal"
+    }
+  }
+}
+
+/// The index of the first element where two arrays differ (the shorter one's length if one is a
+/// prefix of the other).
+func firstDifference<Element: Equatable>(_ left: [Element], _ right: [Element]) -> Int {
+  zip(left.indices, zip(left, right)).first { $0.1.0 != $0.1.1 }?.0 ?? min(left.count, right.count)
+}

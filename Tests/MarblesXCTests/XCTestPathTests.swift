@@ -1,0 +1,68 @@
+import MarbleTesting
+import Marbles
+import Signals
+import XCTest
+
+/// The XCTest path. Linux XCTest has no `XCTExpectFailure`, so this case overrides `recordFailure` to
+/// capture the failures the assertions report instead of failing, and checks their text and line.
+final class XCTestPathTests: XCTestCase {
+  private var captured: [(description: String, file: String, line: Int)] = []
+  private var capturing = false
+
+  override func recordFailure(
+    withDescription description: String, inFile filePath: String, atLine lineNumber: Int,
+    expected: Bool
+  ) {
+    if capturing {
+      captured.append((description, filePath, lineNumber))
+    } else {
+      super.recordFailure(
+        withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+    }
+  }
+
+  private func capture(_ body: () -> Void) -> [(description: String, file: String, line: Int)] {
+    captured = []
+    capturing = true
+    body()
+    capturing = false
+    return captured
+  }
+
+  func testAssertEventsReportsThroughXCTestAtTheCallersLine() throws {
+    let scheduler = TestScheduler()
+    let cold = try scheduler.cold(
+      [.next(2, "a"), .next(5, "b"), .completed(7)] as [Recorded<Event<String, TestError>>])
+    let subscriber = scheduler.record(cold)
+    scheduler.run()
+
+    let line = #line + 2
+    let failures = capture {
+      assertEvents(subscriber, [.next(2, "a"), .next(4, "b"), .completed(7)])
+    }
+
+    XCTAssertEqual(failures.count, 1)
+    XCTAssertEqual(failures.first?.line, line)
+    XCTAssertEqual(failures.first?.file, #filePath)
+    XCTAssertEqual(
+      failures.first?.description,
+      """
+      failed - recorded events differ at tick 4
+        expected  [next("a") @ 2, next("b") @ 4, completed @ 7]
+        actual    [next("a") @ 2, next("b") @ 5, completed @ 7]
+        expected next("b") at tick 4, got nothing; next("b") came at tick 5
+      """)
+  }
+
+  func testPassingAssertionsReportNothing() throws {
+    let scheduler = TestScheduler()
+    let cold = try scheduler.cold([.next(1, "a")] as [Recorded<Event<String, TestError>>])
+    let subscriber = scheduler.record(cold)
+    scheduler.run()
+    let failures = capture {
+      assertEvents(subscriber, [.next(1, "a")])
+      assertSubscriptions(cold, [Subscription(0)])
+    }
+    XCTAssertTrue(failures.isEmpty)
+  }
+}
