@@ -21,7 +21,7 @@ struct ConcurrencyTests {
       var gaps = 0
       var terminals = 0
     }
-    private let state = Mutex(State())
+    private let state = TestLock(State())
     let overlaps = OverlapDetector()
     /// Whether the first value from a sender may be any index (a joiner) or must be 0.
     let mustStartAtZero: Bool
@@ -37,7 +37,8 @@ struct ConcurrencyTests {
     func sendNext(_ stamp: Stamp) {
       overlaps.enter()
       let count = state.withLock { state in
-        let expected = state.last[stamp.sender].map { $0 + 1 } ?? (mustStartAtZero ? 0 : stamp.index)
+        let expected =
+          state.last[stamp.sender].map { $0 + 1 } ?? (mustStartAtZero ? 0 : stamp.index)
         if stamp.index != expected { state.gaps += 1 }
         state.last[stamp.sender] = stamp.index
         state.count += 1
@@ -68,7 +69,7 @@ struct ConcurrencyTests {
     let whole = StampChecker(mustStartAtZero: true)
     subject.subscribe(whole)
     let sendersDone = Atomic(0)
-    let joiners = Mutex<[StampChecker]>([])
+    let joiners = TestLock<[StampChecker]>([])
 
     let finished = runOnThreads(senders + 2) { thread in
       if thread < senders {
@@ -104,7 +105,7 @@ struct ConcurrencyTests {
 
   @Test("Concurrent sends to a cold signal's subscriber reach it one at a time, all of them")
   func coldSubscriberIsSerialized() {
-    let captured = Mutex<(any SubscriberProtocol<Stamp, Never>)?>(nil)
+    let captured = TestLock<(any SubscriberProtocol<Stamp, Never>)?>(nil)
     let signal = Signal<Stamp, Never> { subscriber in
       captured.withLock { $0 = subscriber }
       return nil
@@ -124,7 +125,8 @@ struct ConcurrencyTests {
     #expect(checker.overlaps.overlapCount == 0)
   }
 
-  @Test("20 threads calling connect() at once: one upstream subscription, one disposable, no deadlock")
+  @Test(
+    "20 threads calling connect() at once: one upstream subscription, one disposable, no deadlock")
   func concurrentConnect() {
     for _ in 0..<50 {
       let runs = Counter()
@@ -134,7 +136,7 @@ struct ConcurrencyTests {
         return nil
       }
       let connection = source.publish()
-      let disposables = Mutex<[ObjectIdentifier]>([])
+      let disposables = TestLock<[ObjectIdentifier]>([])
       let finished = runOnThreads(20) { _ in
         let disposable = connection.connect()
         disposables.withLock { $0.append(ObjectIdentifier(disposable as AnyObject)) }
@@ -154,7 +156,7 @@ struct ConcurrencyTests {
         return nil
       }
       let shared = source.publish().autoconnect()
-      let subscriptions = Mutex<[any Disposable]>([])
+      let subscriptions = TestLock<[any Disposable]>([])
       let finished = runOnThreads(20) { _ in
         let subscription = shared.subscribe(Recorder<Int, Never>())
         subscriptions.withLock { $0.append(subscription) }
@@ -171,7 +173,7 @@ struct ConcurrencyTests {
   func replaySubjectJoinersSeeGapFreeSequences(capacity: Int) {
     let count = 20_000
     let subject = ReplaySubject<Int, Never>(capacity: capacity)
-    let joiners = Mutex<[(Recorder<Int, Never>, OverlapDetector, kept: Bool)]>([])
+    let joiners = TestLock<[(Recorder<Int, Never>, OverlapDetector, kept: Bool)]>([])
     let senderDone = Atomic(false)
 
     let finished = runOnThreads(2) { thread in
@@ -223,7 +225,7 @@ struct ConcurrencyTests {
   func completionRacesWithSubscriptions() {
     for _ in 0..<20 {
       let subject = ReplaySubject<Int, TestFailure>(capacity: 4)
-      let recorders = Mutex<[Recorder<Int, TestFailure>]>([])
+      let recorders = TestLock<[Recorder<Int, TestFailure>]>([])
       let finished = runOnThreads(6) { thread in
         if thread == 0 {
           for value in 0..<1_000 { subject.sendNext(value) }

@@ -22,11 +22,15 @@ struct MemoryTests {
     #expect(weakToken == nil)
   }
 
-  @Test("A cold signal that completes releases the subscriber's closures, though the disposable is kept")
+  @Test(
+    "A cold signal that completes releases the subscriber's closures, though the disposable is kept"
+  )
   func completedColdSignalReleases() {
     weak var weakToken: Token?
     let subscriber = Shared<(any SubscriberProtocol<Int, Never>)?>(nil)
-    let signal = Signal<Int, Never> { subscriber.value = $0; return nil }
+    let signal = Signal<Int, Never> {
+      subscriber.value = $0; return nil
+    }
     let subscription: any Disposable
     do {
       let token = Token()
@@ -164,7 +168,9 @@ struct MemoryTests {
   @Test("A subject fed by a cold signal is released once the feed completes")
   func fedSubjectIsReleased() {
     let feed = Shared<(any SubscriberProtocol<Int, Never>)?>(nil)
-    let cold = Signal<Int, Never> { feed.value = $0; return nil }
+    let cold = Signal<Int, Never> {
+      feed.value = $0; return nil
+    }
     weak var weakSubject: Subject<Int, Never>?
     do {
       let subject = Subject<Int, Never>()

@@ -52,7 +52,8 @@ struct SignalTests {
 
   // MARK: Grammar
 
-  @Test("Semantics: nothing reaches the subscriber after completed, in a raw Signal", .tags(.semantics))
+  @Test(
+    "Semantics: nothing reaches the subscriber after completed, in a raw Signal", .tags(.semantics))
   func eventsAfterCompletedAreDropped() {
     let signal = Signal<Int, TestFailure> { subscriber in
       subscriber.sendNext(1)
@@ -67,7 +68,8 @@ struct SignalTests {
     #expect(recorder.events == [.next(1), .completed])
   }
 
-  @Test("Semantics: nothing reaches the subscriber after an error, in a raw Signal", .tags(.semantics))
+  @Test(
+    "Semantics: nothing reaches the subscriber after an error, in a raw Signal", .tags(.semantics))
   func eventsAfterErrorAreDropped() {
     let signal = Signal<Int, TestFailure> { subscriber in
       subscriber.sendError(TestFailure(message: "first"))
@@ -220,7 +222,8 @@ struct SignalTests {
     #expect(empty.events == [.completed])
   }
 
-  @Test("Semantics: deferred runs its closure once per subscription, never before", .tags(.semantics))
+  @Test(
+    "Semantics: deferred runs its closure once per subscription, never before", .tags(.semantics))
   func deferredRunsPerSubscription() {
     let runs = Counter()
     let signal = Signal<Int, Never>.deferred {

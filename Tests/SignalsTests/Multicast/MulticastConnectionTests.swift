@@ -3,7 +3,9 @@ import Testing
 
 @Suite("MulticastConnection")
 struct MulticastConnectionTests {
-  @Test("RAC: a cold signal's closure runs once per subscription (two subscribers, two runs)", .tags(.racSpec))
+  @Test(
+    "RAC: a cold signal's closure runs once per subscription (two subscribers, two runs)",
+    .tags(.racSpec))
   func racColdRunsPerSubscription() {
     let probe = Probe<Int, Never> { $0.sendNext(1) }
     probe.signal.subscribe(Recorder())

@@ -83,7 +83,9 @@ struct SignalMulticastTests {
     #expect(second.events == first.events)
   }
 
-  @Test("Semantics: replayLazily() never disconnects, even when every subscriber leaves", .tags(.semantics))
+  @Test(
+    "Semantics: replayLazily() never disconnects, even when every subscriber leaves",
+    .tags(.semantics))
   func replayLazilyNeverDisconnects() {
     let probe = Probe<Int, Never>()
     let replayed = probe.signal.replayLazily()

@@ -60,7 +60,9 @@ struct ReplaySubjectTests {
     #expect(after.events == [.completed])
   }
 
-  @Test("Semantics: the history is trimmed to capacity before a value is delivered live", .tags(.semantics))
+  @Test(
+    "Semantics: the history is trimmed to capacity before a value is delivered live",
+    .tags(.semantics))
   func trimsBeforeDeliveringLive() {
     let subject = ReplaySubject<Int, Never>(capacity: 2)
     let newcomer = Recorder<Int, Never>()
@@ -141,7 +143,8 @@ struct ReplaySubjectTests {
     #expect(recorder.events == [.next("b")])
   }
 
-  @Test("RAC: capacity 1, completed with no values: a newcomer gets only completed", .tags(.racSpec))
+  @Test(
+    "RAC: capacity 1, completed with no values: a newcomer gets only completed", .tags(.racSpec))
   func racCapacityOneCompletedWithoutValues() {
     let subject = ReplaySubject<String, Never>(capacity: 1)
     subject.sendCompleted()
@@ -163,7 +166,9 @@ struct ReplaySubjectTests {
     #expect(second.events == [.next("a"), .error(TestFailure())])
   }
 
-  @Test("RAC: a subscriber that disposes inside the first replayed value receives only it", .tags(.racSpec))
+  @Test(
+    "RAC: a subscriber that disposes inside the first replayed value receives only it",
+    .tags(.racSpec))
   func racDisposeInsideFirstReplayedValue() {
     let subject = ReplaySubject<String, Never>()
     subject.sendNext("a")

@@ -33,7 +33,8 @@ struct SubjectTests {
     #expect(subscription.isDisposed)
   }
 
-  @Test("Semantics: a late subscriber to a completed subject is completed at once", .tags(.semantics))
+  @Test(
+    "Semantics: a late subscriber to a completed subject is completed at once", .tags(.semantics))
   func lateSubscriberGetsCompletion() {
     let subject = Subject<Int, TestFailure>()
     subject.sendNext(1)
@@ -43,7 +44,8 @@ struct SubjectTests {
     #expect(late.events == [.completed])
   }
 
-  @Test("Semantics: a late subscriber to a failed subject gets the error at once", .tags(.semantics))
+  @Test(
+    "Semantics: a late subscriber to a failed subject gets the error at once", .tags(.semantics))
   func lateSubscriberGetsError() {
     let subject = Subject<Int, TestFailure>()
     subject.sendError(TestFailure())
@@ -79,7 +81,8 @@ struct SubjectTests {
 
   // MARK: Several upstreams
 
-  @Test("A subject fed by two subjects forwards interleaved values in send order", .tags(.upstreams))
+  @Test(
+    "A subject fed by two subjects forwards interleaved values in send order", .tags(.upstreams))
   func twoUpstreamsInterleave() {
     let a = Subject<String, TestFailure>()
     let b = Subject<String, TestFailure>()

@@ -1,5 +1,4 @@
 import Signals
-import Synchronization
 
 /// A cold signal under observation: it counts its subscriptions, keeps each subscriber so a test
 /// can send to it later, and returns an `AnyDisposable` per subscription so a test can see when the
@@ -12,11 +11,12 @@ final class Probe<Value: Sendable, Failure: Error>: Sendable {
     let disposable: AnyDisposable
   }
 
-  private let runs = Mutex<[Run]>([])
+  private let runs = TestLock<[Run]>([])
   private let onSubscribe: @Sendable (any SubscriberProtocol<Value, Failure>) -> Void
 
   /// - Parameter onSubscribe: Runs inside each subscription, after it is counted (to send at once).
-  init(onSubscribe: @escaping @Sendable (any SubscriberProtocol<Value, Failure>) -> Void = { _ in }) {
+  init(onSubscribe: @escaping @Sendable (any SubscriberProtocol<Value, Failure>) -> Void = { _ in })
+  {
     self.onSubscribe = onSubscribe
   }
 

@@ -1,5 +1,4 @@
 import Signals
-import Synchronization
 
 /// A thread-safe subscriber that records every event it receives, in order.
 ///
@@ -14,7 +13,7 @@ final class Recorder<Value: Sendable, Failure: Error>: SubscriberProtocol, Senda
     var subscription: (any Disposable)?
   }
 
-  private let state = Mutex(State())
+  private let state = TestLock(State())
   private let hook: Hook?
 
   /// - Parameter hook: Runs after each event is recorded.

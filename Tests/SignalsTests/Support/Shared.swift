@@ -1,11 +1,9 @@
-import Synchronization
-
 /// A thread-safe mutable value that `@Sendable` closures can share.
 final class Shared<Value: Sendable>: Sendable {
-  private let storage: Mutex<Value>
+  private let storage: TestLock<Value>
 
   init(_ value: Value) {
-    storage = Mutex(value)
+    storage = TestLock(value)
   }
 
   /// The current value.
