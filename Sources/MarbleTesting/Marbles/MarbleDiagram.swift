@@ -1,0 +1,95 @@
+public import Signals
+
+/// A list of recorded events drawn as a marble, with what its characters stand for.
+///
+/// Made by `Marble.diagram(_:tick:)`. The diagram prints
+/// as its ``marbles``; ``legend`` says which values the letters stand for, and ``isExact`` whether
+/// parsing the marbles gives back exactly the events it was drawn from:
+///
+/// ```swift
+/// let diagram = Marble.diagram([.next(2, User(id: 1)), .completed(4)] as [Recorded<E>])
+/// diagram.marbles   // "--a-|"
+/// diagram.legend    // ["a = User(id: 1)"]
+/// try diagram.parse() == events   // true
+/// ```
+public struct MarbleDiagram<Value, Failure: Error>: CustomStringConvertible {
+  /// The marble, one character per frame.
+  public var marbles: String
+  /// The value of every value character in ``marbles`` — a single-character `String` value maps
+  /// to its own character — so `Marble.parse(marbles, values: values, error: …)` gives the events
+  /// back.
+  public var values: [Character: Value]
+  /// The failure the `#` stands for, if the events include one.
+  public var error: Failure?
+  /// One line per letter that stands for another value, in order of first appearance, such as
+  /// `a = User(id: 1)` or `b = "hello"`; empty when every value is its own character.
+  public var legend: [String]
+  /// Whether parsing ``marbles`` gives back exactly the events the diagram was drawn from. It is
+  /// `false` only for a list no signal can send: times that go backwards, or events after a
+  /// terminal event. ``notes`` says what was drawn instead.
+  public var isExact: Bool
+  /// Why the diagram is not exact, one sentence per event that could not be drawn where it
+  /// happened; empty when ``isExact``.
+  public var notes: [String]
+
+  /// Creates a diagram.
+  ///
+  /// - Parameters:
+  ///   - marbles: The marble.
+  ///   - values: The value of each value character.
+  ///   - error: The failure `#` stands for.
+  ///   - legend: What the letters stand for.
+  ///   - isExact: Whether the marble parses back to the events it shows.
+  ///   - notes: Why it is not exact.
+  public init(
+    marbles: String, values: [Character: Value], error: Failure?, legend: [String],
+    isExact: Bool = true, notes: [String] = []
+  ) {
+    self.marbles = marbles
+    self.values = values
+    self.error = error
+    self.legend = legend
+    self.isExact = isExact
+    self.notes = notes
+  }
+
+  /// The marble.
+  public var description: String { marbles }
+
+  /// Parses ``marbles`` back with ``values`` and ``error``.
+  ///
+  /// - Parameter tick: The tick the diagram was drawn with, for its time progressions.
+  /// - Returns: The events; the ones the diagram was drawn from when ``isExact``.
+  /// - Throws: ``MarbleSyntaxError`` if the diagram is not exact because it shows events after a
+  ///   terminal event, or if the diagram was edited into bad marbles.
+  public func parse(tick: Duration = .milliseconds(1)) throws(MarbleSyntaxError) -> [Recorded<
+    Event<Value, Failure>
+  >] {
+    let scan = try MarbleScanner.scan(
+      marbles, mode: .events(allowsSubscriptionPoint: true),
+      tick: MarbleTime.tickAttoseconds(tick), position: .start, checksKeys: true,
+      hasKey: { values[$0] != nil })
+    let origin = scan.subscriptionFrame ?? 0
+    var events: [Recorded<Event<Value, Failure>>] = []
+    events.reserveCapacity(scan.events.count)
+    for scanned in scan.events {
+      let event: Event<Value, Failure>
+      switch scanned.kind {
+      case .value(let character): event = .next(values[character]!)
+      case .completed: event = .completed
+      case .failed:
+        guard let error else {
+          throw MarbleSyntaxError(
+            message: "'#' but the diagram has no error to stand for it", line: 1,
+            column: scanned.index + 1, sourceLine: marbles)
+        }
+        event = .error(error)
+      }
+      events.append(Recorded(time: scanned.frame - origin, value: event))
+    }
+    return events
+  }
+}
+
+extension MarbleDiagram: Sendable where Value: Sendable {}
+extension MarbleDiagram: Equatable where Value: Equatable, Failure: Equatable {}

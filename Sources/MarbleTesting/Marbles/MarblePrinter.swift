@@ -1,0 +1,274 @@
+import Signals
+
+/// Lays events out on the frame grid and names their values: the machinery behind
+/// `Marble.diagram`.
+enum MarblePrinter {
+  /// Symbols printed in one frame: one event, a group of events at one tick, or `^`/`!` marks.
+  struct Item {
+    var time: Int
+    var symbols: [Character]
+    /// The index of the first event in the item, for notes (`nil` for a `^` on its own).
+    var firstEvent: Int?
+  }
+
+  // MARK: Events
+
+  static func diagram<Value, Failure: Error>(
+    _ events: [Recorded<Event<Value, Failure>>], tick: Int128, longestDashRun: Int,
+    isSame: ((Value, Value) -> Bool)?
+  ) -> MarbleDiagram<Value, Failure> {
+    // Name the values.
+    var selfPrinting = Set<Character>()
+    for event in events {
+      if case .next(let value) = event.value, let character = ownCharacter(value) {
+        selfPrinting.insert(character)
+      }
+    }
+    var letters = LetterPool(skipping: selfPrinting)
+    var values: [Character: Value] = [:]
+    var legend: [String] = []
+    // Named values by description, so finding a value's letter is not a linear search.
+    var named: [String: [(letter: Character, value: Value)]] = [:]
+    var error: Failure?
+    var symbols: [Character] = []
+    symbols.reserveCapacity(events.count)
+    for event in events {
+      switch event.value {
+      case .next(let value):
+        if let character = ownCharacter(value) {
+          if values[character] == nil { values[character] = value }
+          symbols.append(character)
+          continue
+        }
+        let key = String(describing: value)
+        if let known = named[key]?.first(where: { isSame?($0.value, value) ?? true }) {
+          symbols.append(known.letter)
+        } else {
+          let letter = letters.next()
+          values[letter] = value
+          named[key, default: []].append((letter, value))
+          legend.append("\(letter) = \(legendText(value))")
+          symbols.append(letter)
+        }
+      case .error(let failure):
+        if error == nil { error = failure }
+        symbols.append("#")
+      case .completed:
+        symbols.append("|")
+      }
+    }
+
+    // Check the list is one a signal can send; note what cannot be drawn.
+    var notes: [String] = []
+    for index in events.indices.dropFirst() {
+      let previous = events[index - 1]
+      if previous.value.isTerminal {
+        notes.append(
+          "\(events[index]) comes after the terminal \(previous): no marble can show it, so this "
+            + "one does not parse")
+      }
+    }
+
+    // Group events of one tick.
+    var items: [Item] = []
+    for (index, event) in events.enumerated() {
+      if let last = items.last, last.time == event.time {
+        items[items.count - 1].symbols.append(symbols[index])
+      } else {
+        items.append(Item(time: event.time, symbols: [symbols[index]], firstEvent: index))
+      }
+    }
+    // Frame 0 is `^` when anything happens before it.
+    var start = 0
+    if let earliest = events.lazy.map(\.time).min(), earliest < 0 {
+      start = earliest
+      if let zero = items.firstIndex(where: { $0.time >= 0 }) {
+        if items[zero].time == 0 {
+          items[zero].symbols.insert("^", at: 0)
+        } else {
+          items.insert(Item(time: 0, symbols: ["^"], firstEvent: nil), at: zero)
+        }
+      } else {
+        items.append(Item(time: 0, symbols: ["^"], firstEvent: nil))
+      }
+    }
+
+    let layout = self.layout(items, start: start, tick: tick, longestDashRun: longestDashRun)
+    for (item, frame) in layout.misplaced {
+      let event = items[item].firstEvent.map { "\(events[$0])" } ?? "the '^' at tick 0"
+      notes.append(
+        "\(event) is drawn at tick \(frame): it is earlier than the event before it, and time in a "
+          + "marble only moves forward")
+    }
+    return MarbleDiagram(
+      marbles: layout.marbles, values: values, error: error, legend: legend,
+      isExact: notes.isEmpty, notes: notes)
+  }
+
+  /// The character a value prints as on its own: a one-character `String` or a `Character` that
+  /// is a letter or digit.
+  private static func ownCharacter<Value>(_ value: Value) -> Character? {
+    let character: Character
+    if let string = value as? String {
+      guard string.count == 1, let first = string.first else { return nil }
+      character = first
+    } else if let single = value as? Character {
+      character = single
+    } else {
+      return nil
+    }
+    return MarbleScanner.isValueCharacter(character) ? character : nil
+  }
+
+  private static func legendText<Value>(_ value: Value) -> String {
+    if let string = value as? String { return String(reflecting: string) }
+    return String(describing: value)
+  }
+
+  // MARK: Subscriptions
+
+  static func subscriptionDiagram(
+    _ subscription: Subscription, tick: Int128, longestDashRun: Int
+  ) -> String {
+    let subscribed = subscription.subscribed
+    let items: [Item]
+    switch subscription.disposed {
+    case nil:
+      items = [Item(time: subscribed, symbols: ["^"])]
+    case let disposed? where disposed == subscribed:
+      items = [Item(time: subscribed, symbols: ["^", "!"])]
+    case let disposed? where disposed > subscribed:
+      items = [Item(time: subscribed, symbols: ["^"]), Item(time: disposed, symbols: ["!"])]
+    case let disposed?:
+      // Never recorded: drawn as it is, and rejected by the parser ('!' before '^').
+      items = [Item(time: disposed, symbols: ["!"]), Item(time: subscribed, symbols: ["^"])]
+    }
+    let start = min(0, items[0].time)
+    var prefix = ""
+    if start < 0 {
+      // Never recorded: a negative time progression, which the parser rejects.
+      let (attoseconds, overflow) = (-Int128(start)).multipliedReportingOverflow(by: tick)
+      prefix = "-" + MarbleTime.millisecondsText(attoseconds: overflow ? .max : attoseconds) + " "
+    }
+    return prefix
+      + layout(items, start: start, tick: tick, longestDashRun: longestDashRun).marbles
+  }
+
+  // MARK: Layout
+
+  struct Layout {
+    var marbles: String
+    /// Items drawn later than their time (the list went back in time), with the tick drawn at.
+    var misplaced: [(item: Int, frame: Int)]
+  }
+
+  /// Draws `items` from frame `start`: dashes or a time progression for each wait, `(…)` for a
+  /// group that fits before the next item, `[…]` for one that does not.
+  static func layout(_ items: [Item], start: Int, tick: Int128, longestDashRun: Int) -> Layout {
+    var output: [Character] = []
+    // Indices of digits printed where the parser might read a time progression.
+    var suspects: [Int] = []
+    var misplaced: [(item: Int, frame: Int)] = []
+    var frame = start
+
+    func wait(_ gap: Int128) {
+      guard gap > longestDashRun else {
+        output.append(contentsOf: repeatElement("-", count: Int(gap)))
+        return
+      }
+      // Split only when one progression would not fit in an Int128 of attoseconds.
+      let largestChunk = Int128.max / tick
+      var remaining = gap
+      while remaining > 0 {
+        let chunk = min(remaining, largestChunk)
+        if let last = output.last, !last.isWhitespace { output.append(" ") }
+        output.append(contentsOf: MarbleTime.millisecondsText(attoseconds: chunk * tick))
+        output.append(" ")
+        remaining -= chunk
+      }
+    }
+
+    for (index, item) in items.enumerated() {
+      var time = item.time
+      if time < frame {
+        misplaced.append((index, frame))
+        time = frame
+      }
+      wait(Int128(time) - Int128(frame))
+      if item.symbols.count == 1 {
+        let symbol = item.symbols[0]
+        if symbol.isMarbleDigit {
+          let count = output.count
+          if count == 0 || output[count - 1].isWhitespace
+            || (output[count - 1] == "-" && (count == 1 || output[count - 2].isWhitespace))
+          {
+            suspects.append(count)
+          }
+        }
+        output.append(symbol)
+        frame = time.clampedAdding(1)
+      } else {
+        let width = item.symbols.count + 2
+        let fits = index + 1 == items.count || items[index + 1].time >= time.clampedAdding(width)
+        output.append(fits ? "(" : "[")
+        output.append(contentsOf: item.symbols)
+        output.append(fits ? ")" : "]")
+        frame = time.clampedAdding(fits ? width : 1)
+      }
+    }
+
+    var suspectIndex = 0
+    var marbles = ""
+    marbles.reserveCapacity(output.count + 2 * suspects.count)
+    for (index, character) in output.enumerated() {
+      if suspectIndex < suspects.count, suspects[suspectIndex] == index {
+        suspectIndex += 1
+        if MarbleScanner.readsAsTimeProgression(output, at: index) {
+          marbles += "[\(character)]"
+          continue
+        }
+      }
+      marbles.append(character)
+    }
+    return Layout(marbles: marbles, misplaced: misplaced)
+  }
+}
+
+/// Letters for values that do not print as themselves: `a`–`z`, `A`–`Z`, then Greek and CJK
+/// letters (tens of thousands), skipping characters already used.
+private struct LetterPool {
+  private static let ranges: [ClosedRange<UInt32>] = [
+    0x61...0x7A,  // a–z
+    0x41...0x5A,  // A–Z
+    0x3B1...0x3C9,  // α–ω
+    0x391...0x3A9,  // Α–Ω
+    0x4E00...0x9FFF,  // CJK unified ideographs
+    0x3400...0x4DBF,  // CJK extension A
+    0xAC00...0xD7A3,  // Hangul syllables
+  ]
+
+  private let skipping: Set<Character>
+  private var range = 0
+  private var cursor: UInt32 = 0x61
+
+  init(skipping: Set<Character>) {
+    self.skipping = skipping
+  }
+
+  mutating func next() -> Character {
+    while true {
+      precondition(
+        range < Self.ranges.count, "A marble diagram has no letter left for another value.")
+      if cursor > Self.ranges[range].upperBound {
+        range += 1
+        if range < Self.ranges.count { cursor = Self.ranges[range].lowerBound }
+        continue
+      }
+      let scalar = Unicode.Scalar(cursor)
+      cursor += 1
+      guard let scalar else { continue }
+      let letter = Character(scalar)
+      if letter.isLetter, !skipping.contains(letter) { return letter }
+    }
+  }
+}
