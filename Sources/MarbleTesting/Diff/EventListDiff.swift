@@ -11,8 +11,20 @@ public import Signals
 /// ```
 public struct EventListDiff<Value: Equatable, Failure: Error & Equatable>: Sendable, Equatable
 where Value: Sendable {
+  /// What the first difference is.
+  public enum Kind: Sendable, Equatable {
+    /// At the same tick, `actual` came instead of `expected`.
+    case different(expected: Event<Value, Failure>, actual: Event<Value, Failure>)
+    /// `expected` did not come at its tick; `cameAt` is a tick it came at instead, if any.
+    case missing(Event<Value, Failure>, cameAt: Int?)
+    /// `actual` came though nothing was expected then; `expectedAt` is a tick it was expected at.
+    case unexpected(Event<Value, Failure>, expectedAt: Int?)
+  }
+
   /// The tick of the first difference.
   public let tick: Int
+  /// What the first difference is.
+  public let kind: Kind
   /// The difference in one sentence.
   public let summary: String
 
@@ -29,34 +41,25 @@ where Value: Sendable {
     let wanted = index < expected.count ? expected[index] : nil
     let got = index < actual.count ? actual[index] : nil
     tick = min(wanted?.time ?? .max, got?.time ?? .max)
-    summary = Self.describe(wanted: wanted, got: got, expected: expected, actual: actual)
-  }
-
-  private static func describe(
-    wanted: Recorded<Event<Value, Failure>>?, got: Recorded<Event<Value, Failure>>?,
-    expected: [Recorded<Event<Value, Failure>>], actual: [Recorded<Event<Value, Failure>>]
-  ) -> String {
     if let wanted, let got, wanted.time == got.time {
-      return "expected \(wanted.value) at tick \(wanted.time), got \(got.value)"
-    }
-    if let wanted, got.map({ wanted.time < $0.time }) ?? true {
+      kind = .different(expected: wanted.value, actual: got.value)
+      summary = "expected \(wanted.value) at tick \(wanted.time), got \(got.value)"
+    } else if let wanted, got.map({ wanted.time < $0.time }) ?? true {
       // Something expected did not happen at its tick.
-      var sentence = "expected \(wanted.value) at tick \(wanted.time), got nothing"
-      if let elsewhere = actual.first(where: { $0.value == wanted.value && $0.time != wanted.time })
-      {
-        sentence += "; \(elsewhere.value) came at tick \(elsewhere.time)"
-      } else if actual.allSatisfy({ $0.value != wanted.value }) {
-        sentence += "; it never came"
-      }
-      return sentence
+      let elsewhere = actual.first { $0.value == wanted.value && $0.time != wanted.time }
+      kind = .missing(wanted.value, cameAt: elsewhere?.time)
+      summary =
+        "expected \(wanted.value) at tick \(wanted.time), got nothing"
+        + (elsewhere.map { "; \($0.value) came at tick \($0.time)" } ?? "; it never came")
+    } else {
+      // Something happened earlier than anything expected, or after the expected list ended.
+      let got = got!
+      let expectedAt = expected.first { $0.value == got.value && $0.time != got.time }
+      kind = .unexpected(got.value, expectedAt: expectedAt?.time)
+      summary =
+        "got unexpected \(got.value) at tick \(got.time)"
+        + (expectedAt.map { "; it was expected at tick \($0.time)" } ?? "")
     }
-    guard let got else { return "the lists are equal" }
-    // Something happened earlier than anything expected, or after the expected list ended.
-    var sentence = "got unexpected \(got.value) at tick \(got.time)"
-    if let expectedAt = expected.first(where: { $0.value == got.value && $0.time != got.time }) {
-      sentence += "; it was expected at tick \(expectedAt.time)"
-    }
-    return sentence
   }
 }
 

@@ -1,0 +1,271 @@
+@_spi(Internals) public import Signals
+
+/// The sources a table declares, handed to the pipeline under test.
+///
+/// `sources["fetch"]` is the test signal of the table's `fetch` row. Asking for a source the table
+/// does not declare gives a signal that never sends and makes the table fail, naming the sources it
+/// has.
+public final class TableSources<Value: Sendable, Failure: Error>: Sendable {
+  /// The scheduler the table runs on; pass it to time-based operators.
+  public let scheduler: TestScheduler
+  private let signals: [String: TestSignal<Value, Failure>]
+  private let unknown = Locked<[String]>([])
+
+  init(scheduler: TestScheduler, signals: [String: TestSignal<Value, Failure>]) {
+    self.scheduler = scheduler
+    self.signals = signals
+  }
+
+  /// The test signal of the source row named `label`.
+  public subscript(label: String) -> TestSignal<Value, Failure> {
+    if let signal = signals[label] { return signal }
+    unknown.withLock { $0.append(label) }
+    return TestSignal(kind: .hot, events: [], scheduler: scheduler)
+  }
+
+  /// The labels asked for that the table does not declare.
+  var unknownLabels: [String] { unknown.withLock { $0 } }
+  var knownLabels: [String] { signals.keys.sorted() }
+}
+
+/// What running a table found.
+public struct TableReport: Sendable, Equatable, CustomStringConvertible {
+  /// One sentence per wrong row (and per scheduler failure); empty when the table holds.
+  public var mismatches: [String]
+  /// The table as run. When it fails: every wrong row followed by a `was` row with what actually
+  /// happened and a caret under the first differing frame, then the mismatches in words.
+  public var text: String
+
+  /// Whether every expectation held.
+  public var passed: Bool { mismatches.isEmpty }
+
+  public var description: String { text }
+}
+
+extension MarbleTable {
+  /// Runs the table: builds its sources, applies `pipeline`, subscribes each subscriber as its `sub`
+  /// row says, runs the scheduler, and compares every `gets` and `subs` row with what happened.
+  ///
+  /// - Parameters:
+  ///   - values: What the value characters stand for.
+  ///   - error: What `#` stands for.
+  ///   - tick: The length of one frame.
+  ///   - pipeline: The operator under test, applied to the table's sources.
+  /// - Returns: The report.
+  /// - Throws: ``MarbleSyntaxError`` at the row and column of a marble that cannot be read, or of a
+  ///   row that contradicts another (a source declared twice, two `sub` rows for one subscriber).
+  public func run<Value: Sendable & Equatable, Failure: Error & Equatable, Output: SignalProtocol>(
+    values: [Character: Value], error: Failure, tick: Duration = .milliseconds(1),
+    pipeline: (TableSources<Value, Failure>) -> Output
+  ) throws(MarbleSyntaxError) -> TableReport
+  where Output.Value == Value, Output.Failure == Failure {
+    let scheduler = TestScheduler(tick: tick)
+    func events(_ row: Row) throws(MarbleSyntaxError) -> [Recorded<Event<Value, Failure>>] {
+      do {
+        return try Marble.parse(
+          row.marble, values: values, error: error, tick: tick, allowsSubscriptionPoint: false)
+      } catch {
+        throw row.relocated(error)
+      }
+    }
+    func subscription(_ row: Row) throws(MarbleSyntaxError) -> Subscription {
+      do {
+        return try Marble.parseSubscription(row.marble, tick: tick)
+      } catch {
+        throw row.relocated(error)
+      }
+    }
+
+    // Sources, in the order declared.
+    var signals: [String: TestSignal<Value, Failure>] = [:]
+    for row in rows where row.kind == .hot || row.kind == .cold {
+      guard signals[row.label] == nil else {
+        throw row.error("the source '\(row.label)' is declared twice", at: 1)
+      }
+      let script = try events(row)
+      signals[row.label] = TestSignal(
+        kind: row.kind == .hot ? .hot : .cold, events: script, scheduler: scheduler)
+    }
+    let sources = TableSources(scheduler: scheduler, signals: signals)
+    let signal = pipeline(sources)
+
+    // Subscribers, in the order they first appear.
+    var subscribers: [String: TestSubscriber<Value, Failure>] = [:]
+    var subscribeRows: [String: Row] = [:]
+    for row in rows where row.kind == .sub {
+      guard subscribeRows[row.label] == nil else {
+        throw row.error("the subscriber '\(row.label)' has two sub rows", at: 1)
+      }
+      subscribeRows[row.label] = row
+      let times = try subscription(row)
+      subscribers[row.label] = scheduler.record(
+        signal, subscribeAt: times.subscribed, disposeAt: times.disposed)
+    }
+    for row in rows where row.kind == .gets && subscribers[row.label] == nil {
+      subscribers[row.label] = scheduler.record(signal)
+    }
+
+    scheduler.run()
+
+    var mismatches: [String] = scheduler.takeUnreportedFailures().map { "TestScheduler: \($0)" }
+    if !sources.unknownLabels.isEmpty {
+      mismatches.append(
+        "the pipeline asked for \(sources.unknownLabels.map { "'\($0)'" }.joined(separator: ", ")), "
+          + "but the table declares only \(sources.knownLabels.joined(separator: ", "))")
+    }
+    let legend = Legend<Value, Failure>(values: values)
+    var output: [String] = []
+    var lastSubsRow: [String: Int] = [:]
+    for (index, row) in rows.enumerated() where row.kind == .subs { lastSubsRow[row.label] = index }
+
+    for (index, row) in rows.enumerated() {
+      output.append(row.sourceLine)
+      switch row.kind {
+      case .gets:
+        let expected = try events(row)
+        let actual = subscribers[row.label]!.events
+        guard let diff = EventListDiff(expected: expected, actual: actual) else { continue }
+        let drawn = MarblePrinter.diagram(
+          actual, tick: MarbleTime.tickAttoseconds(tick), longestDashRun: .max,
+          isSame: { $0 == $1 }
+        ).marbles
+        output.append(row.wasLine(drawn, axis: timeAxisColumn))
+        output.append(row.caretLine(atFrame: diff.tick, axis: timeAxisColumn))
+        mismatches.append(legend.sentence(row.label, diff))
+      case .subs:
+        // Compare a source's whole log once, under its last subs row.
+        guard lastSubsRow[row.label] == index, let source = signals[row.label] else { continue }
+        var expected: [Subscription] = []
+        for subsRow in rows where subsRow.kind == .subs && subsRow.label == row.label {
+          expected.append(try subscription(subsRow))
+        }
+        let actual = source.subscriptions
+        guard let diff = SubscriptionListDiff(expected: expected, actual: actual) else { continue }
+        for subscription in actual {
+          let drawn = MarblePrinter.subscriptionDiagram(
+            subscription, tick: MarbleTime.tickAttoseconds(tick), longestDashRun: .max)
+          output.append(row.wasLine(drawn, axis: timeAxisColumn))
+        }
+        if actual.isEmpty { output.append(row.wasLine("(never subscribed)", axis: timeAxisColumn)) }
+        mismatches.append("\(row.label): \(diff.summary)")
+      case .hot, .cold, .sub:
+        continue
+      }
+    }
+    if !mismatches.isEmpty {
+      output.append("")
+      output.append(contentsOf: mismatches)
+    }
+    return TableReport(mismatches: mismatches, text: output.joined(separator: "\n"))
+  }
+}
+
+extension MarbleTable.Row {
+  func error(_ message: String, at marbleColumn: Int) -> MarbleSyntaxError {
+    MarbleSyntaxError(
+      message: message, line: line, column: self.marbleColumn + marbleColumn - 1,
+      sourceLine: sourceLine)
+  }
+
+  /// An error in this row's marble (positioned within the marble alone), moved to the table.
+  func relocated(_ error: MarbleSyntaxError) -> MarbleSyntaxError {
+    self.error(error.message, at: error.column)
+  }
+
+  /// `was` in the kind column, `drawn` on the time axis.
+  func wasLine(_ drawn: String, axis: Int) -> String {
+    let lead = String(repeating: " ", count: max(0, axis - 6))
+    return lead + "was  " + drawn
+  }
+
+  /// A caret under `frame` of this row's marble.
+  func caretLine(atFrame frame: Int, axis: Int) -> String {
+    String(repeating: " ", count: axis - 1 + MarbleColumns.column(ofFrame: frame, in: marble)) + "^"
+  }
+}
+
+/// Where frames fall in a marble's text: a `-`, a value, `|`, `#`, `^` or `!` is one frame and one
+/// column; a group is as many frames as columns; spaces and time progressions take columns but not
+/// frames (a progression's frames have no column of their own, so a frame inside one maps to the
+/// progression's start).
+enum MarbleColumns {
+  static func column(ofFrame target: Int, in marble: String) -> Int {
+    var frame = 0
+    var column = 0
+    let characters = Array(marble)
+    var index = 0
+    while index < characters.count, frame < target {
+      let character = characters[index]
+      if character == " " {
+        // A time progression is a number and a unit between spaces; skip it whole.
+        var end = index + 1
+        while end < characters.count, characters[end] != " " { end += 1 }
+        let word = String(characters[(index + 1)..<end])
+        if let ticks = Self.progressionFrames(word), frame + ticks > target {
+          return column + 1
+        } else if let ticks = Self.progressionFrames(word) {
+          frame += ticks
+          column += end - index
+          index = end
+          continue
+        }
+        column += 1
+        index += 1
+        continue
+      }
+      frame += 1
+      column += 1
+      index += 1
+    }
+    return column + max(0, target - frame)
+  }
+
+  /// The frames of a time progression like `10ms` at one frame per millisecond, or `nil`.
+  private static func progressionFrames(_ word: String) -> Int? {
+    guard let unitStart = word.firstIndex(where: { $0.isLetter }) else { return nil }
+    guard let number = Double(word[..<unitStart]) else { return nil }
+    switch word[unitStart...] {
+    case "ms": return Int(number.rounded(.up))
+    case "s": return Int((number * 1000).rounded(.up))
+    case "m": return Int((number * 60_000).rounded(.up))
+    default: return nil
+    }
+  }
+}
+
+/// Names events by their marble symbols in the sentences of a report.
+struct Legend<Value: Equatable, Failure: Error> {
+  let values: [Character: Value]
+
+  func symbol(_ event: Event<Value, Failure>) -> String {
+    switch event {
+    case .next(let value):
+      if let key = values.keys.sorted().first(where: { values[$0] == value }) { return "`\(key)`" }
+      return "`\(value)`"
+    case .error: return "the error `#`"
+    case .completed: return "completion `|`"
+    }
+  }
+
+  func sentence(_ label: String, _ diff: EventListDiff<Value, Failure>) -> String
+  where Value: Sendable, Failure: Equatable {
+    switch diff.kind {
+    case .different(let expected, let actual):
+      return "\(label) got \(symbol(actual)) at frame \(diff.tick) instead of \(symbol(expected))"
+    case .missing(let expected, let cameAt):
+      return "\(label) missed \(symbol(expected)) at frame \(diff.tick)"
+        + (cameAt.map { " (it came at frame \($0))" } ?? "")
+    case .unexpected(let actual, let expectedAt):
+      return "\(label) got unexpected \(symbol(actual)) at frame \(diff.tick)"
+        + (expectedAt.map { " (expected at frame \($0))" } ?? "")
+    }
+  }
+}
+
+extension Marble {
+  /// Every ASCII letter and digit standing for itself as a `String`: the values of a marble or table
+  /// written without a `values:` map.
+  public static let characterValues: [Character: String] = Dictionary(
+    uniqueKeysWithValues: ("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+      .map { ($0, String($0)) })
+}
