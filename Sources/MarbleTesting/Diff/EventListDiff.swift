@@ -25,8 +25,25 @@ where Value: Sendable {
   public let tick: Int
   /// What the first difference is.
   public let kind: Kind
-  /// The difference in one sentence.
-  public let summary: String
+  /// The difference in one sentence, in ticks.
+  public var summary: String { summary(unit: "tick") }
+
+  /// The difference in one sentence, with times in `unit` ("tick", or "frame" under a marble).
+  ///
+  /// - Parameter unit: The word for one unit of time.
+  /// - Returns: The sentence.
+  public func summary(unit: String) -> String {
+    switch kind {
+    case .different(let expected, let actual):
+      return "expected \(expected) at \(unit) \(tick), got \(actual)"
+    case .missing(let expected, let cameAt):
+      return "expected \(expected) at \(unit) \(tick), got nothing"
+        + (cameAt.map { "; \(expected) came at \(unit) \($0)" } ?? "; it never came")
+    case .unexpected(let actual, let expectedAt):
+      return "got unexpected \(actual) at \(unit) \(tick)"
+        + (expectedAt.map { "; it was expected at \(unit) \($0)" } ?? "")
+    }
+  }
 
   /// Compares two event lists; `nil` when they are equal.
   ///
@@ -43,22 +60,15 @@ where Value: Sendable {
     tick = min(wanted?.time ?? .max, got?.time ?? .max)
     if let wanted, let got, wanted.time == got.time {
       kind = .different(expected: wanted.value, actual: got.value)
-      summary = "expected \(wanted.value) at tick \(wanted.time), got \(got.value)"
     } else if let wanted, got.map({ wanted.time < $0.time }) ?? true {
       // Something expected did not happen at its tick.
       let elsewhere = actual.first { $0.value == wanted.value && $0.time != wanted.time }
       kind = .missing(wanted.value, cameAt: elsewhere?.time)
-      summary =
-        "expected \(wanted.value) at tick \(wanted.time), got nothing"
-        + (elsewhere.map { "; \($0.value) came at tick \($0.time)" } ?? "; it never came")
     } else {
       // Something happened earlier than anything expected, or after the expected list ended.
       let got = got!
       let expectedAt = expected.first { $0.value == got.value && $0.time != got.time }
       kind = .unexpected(got.value, expectedAt: expectedAt?.time)
-      summary =
-        "got unexpected \(got.value) at tick \(got.time)"
-        + (expectedAt.map { "; it was expected at tick \($0.time)" } ?? "")
     }
   }
 }

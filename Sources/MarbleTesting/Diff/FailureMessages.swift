@@ -42,3 +42,92 @@ public enum FailureMessage {
       """
   }
 }
+
+extension FailureMessage {
+  /// The message for a recorder whose events differ from a marble, or `nil` when they match.
+  ///
+  ///     marbles differ at frame 4
+  ///       expected  --a-b--|
+  ///       actual    --a--b-|
+  ///                     ^ expected next("b") at frame 4, got nothing; next("b") came at frame 5
+  ///
+  /// The actual row is drawn with the expected marble's own characters wherever a value matches
+  /// one of `values`; values that are not single characters are listed under a `where` legend.
+  ///
+  /// - Parameters:
+  ///   - expectedMarble: The marble as written.
+  ///   - expected: The marble's events.
+  ///   - actual: The recorded events.
+  ///   - values: What the marble's value characters stand for.
+  ///   - tick: The length of one frame.
+  /// - Returns: The message, or `nil`.
+  public static func marbles<Value: Equatable & Sendable, Failure: Error & Equatable>(
+    expectedMarble: String,
+    expected: [Recorded<Event<Value, Failure>>], actual: [Recorded<Event<Value, Failure>>],
+    values: [Character: Value], tick: Duration = .milliseconds(1)
+  ) -> String? {
+    guard let diff = EventListDiff(expected: expected, actual: actual) else { return nil }
+    let keys = values.keys.sorted()
+    func key(of value: Value) -> Character? { keys.first { values[$0] == value } }
+
+    // Draw the actual events with the expected marble's characters where the values match.
+    let symbols: [Recorded<Event<String, Failure>>] = actual.map { recorded in
+      Recorded(
+        time: recorded.time,
+        value: recorded.value.map { value in key(of: value).map(String.init) ?? "\(value)" })
+    }
+    let drawn = MarblePrinter.diagram(
+      symbols, tick: MarbleTime.tickAttoseconds(tick), longestDashRun: .max, isSame: { $0 == $1 })
+
+    let column = MarbleColumns.column(ofFrame: diff.tick, in: expectedMarble)
+    var lines = [
+      "marbles differ at frame \(diff.tick)",
+      "  expected  \(expectedMarble)",
+      "  actual    \(drawn.marbles)",
+      String(repeating: " ", count: 12 + column) + "^ " + diff.summary(unit: "frame"),
+    ]
+    // A legend for the characters that do not stand for themselves.
+    var legend: [String] = []
+    for character in keys where expectedMarble.contains(character) {
+      let value = values[character]!
+      if "\(value)" != String(character) { legend.append("\(character) = \(value)") }
+    }
+    legend += drawn.legend
+    if !legend.isEmpty { lines.append("  where " + legend.joined(separator: ", ")) }
+    return lines.joined(separator: "\n")
+  }
+
+  /// The message for a subscription log that differs from subscription marbles, or `nil`.
+  ///
+  ///     subscriptions differ
+  ///       expected  ^---!
+  ///                 --^--!
+  ///       actual    ^---!
+  ///       expected 2 subscriptions, got 1; missing (2, 5)
+  ///
+  /// - Parameters:
+  ///   - expectedMarbles: The subscription marbles as written.
+  ///   - expected: Their subscriptions.
+  ///   - actual: The subscriptions the signal saw.
+  ///   - tick: The length of one frame.
+  /// - Returns: The message, or `nil`.
+  public static func subscriptionMarbles(
+    expectedMarbles: [String], expected: [Subscription], actual: [Subscription],
+    tick: Duration = .milliseconds(1)
+  ) -> String? {
+    guard let diff = SubscriptionListDiff(expected: expected, actual: actual) else { return nil }
+    func rows(_ title: String, _ marbles: [String]) -> [String] {
+      guard !marbles.isEmpty else { return ["  \(title)(none)"] }
+      return marbles.enumerated().map { index, marble in
+        "  " + (index == 0 ? title : String(repeating: " ", count: title.count)) + marble
+      }
+    }
+    let drawn = actual.map {
+      MarblePrinter.subscriptionDiagram(
+        $0, tick: MarbleTime.tickAttoseconds(tick), longestDashRun: .max)
+    }
+    return
+      (["subscriptions differ"] + rows("expected  ", expectedMarbles)
+      + rows("actual    ", drawn) + ["  " + diff.summary]).joined(separator: "\n")
+  }
+}

@@ -1,0 +1,156 @@
+public import MarbleTesting
+import Signals
+
+/// Asserts that a recorder received what a marble draws, with values and an error of your own.
+///
+/// ```swift
+/// assertMarbles(subscriber, "--a--b--|", values: ["a": 1, "b": 2], error: NetworkError.offline)
+/// ```
+///
+/// Frame 0 is tick 0. On failure the expected and actual rows are reported one above the other,
+/// with a caret under the first differing frame and the difference in words:
+///
+///     marbles differ at frame 4
+///       expected  --a-b--|
+///       actual    --a--b-|
+///                     ^ expected next("b") at frame 4, got nothing; next("b") came at frame 5
+///
+/// Values that are not single characters are listed under a legend (`where a = User(id: 1)`). A
+/// marble that cannot be read is reported with its column and a caret.
+///
+/// - Parameters:
+///   - subscriber: The recorder.
+///   - marbles: The events it must have received (the RxJS marble dialect; no `^`).
+///   - values: What the value characters stand for.
+///   - error: What `#` stands for.
+///   - fileID: The caller's file ID (filled in for you).
+///   - filePath: The caller's file path (filled in for you).
+///   - line: The caller's line (filled in for you).
+///   - column: The caller's column (filled in for you).
+public func assertMarbles<Value: Equatable & Sendable, Failure: Error & Equatable>(
+  _ subscriber: TestSubscriber<Value, Failure>, _ marbles: String,
+  values: [Character: Value], error: Failure,
+  fileID: String = #fileID, filePath: StaticString = #filePath,
+  line: UInt = #line, column: UInt = #column
+) {
+  reportSchedulerFailures(
+    subscriber.scheduler, fileID: fileID, filePath: filePath, line: line, column: column)
+  let tick = subscriber.scheduler.tick
+  do {
+    let expected = try Marble.parse(
+      marbles, values: values, error: error, tick: tick, allowsSubscriptionPoint: false)
+    if let message = FailureMessage.marbles(
+      expectedMarble: marbles, expected: expected, actual: subscriber.events, values: values,
+      tick: tick)
+    {
+      reportIssue(message, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+  } catch {
+    reportIssue(
+      "marble cannot be read: \(error)", fileID: fileID, filePath: filePath, line: line,
+      column: column)
+  }
+}
+
+/// Asserts that a recorder received what a marble draws; `#` is `TestError()`.
+///
+/// - Parameters:
+///   - subscriber: The recorder.
+///   - marbles: The events it must have received.
+///   - values: What the value characters stand for.
+///   - fileID: The caller's file ID (filled in for you).
+///   - filePath: The caller's file path (filled in for you).
+///   - line: The caller's line (filled in for you).
+///   - column: The caller's column (filled in for you).
+public func assertMarbles<Value: Equatable & Sendable>(
+  _ subscriber: TestSubscriber<Value, TestError>, _ marbles: String,
+  values: [Character: Value],
+  fileID: String = #fileID, filePath: StaticString = #filePath,
+  line: UInt = #line, column: UInt = #column
+) {
+  assertMarbles(
+    subscriber, marbles, values: values, error: TestError(), fileID: fileID, filePath: filePath,
+    line: line, column: column)
+}
+
+/// Asserts that a recorder of strings received what a marble draws, each value character standing
+/// for itself.
+///
+/// ```swift
+/// assertMarbles(subscriber, "--a--b--|")
+/// ```
+///
+/// - Parameters:
+///   - subscriber: The recorder.
+///   - marbles: The events it must have received.
+///   - error: What `#` stands for.
+///   - fileID: The caller's file ID (filled in for you).
+///   - filePath: The caller's file path (filled in for you).
+///   - line: The caller's line (filled in for you).
+///   - column: The caller's column (filled in for you).
+public func assertMarbles<Failure: Error & Equatable>(
+  _ subscriber: TestSubscriber<String, Failure>, _ marbles: String, error: Failure,
+  fileID: String = #fileID, filePath: StaticString = #filePath,
+  line: UInt = #line, column: UInt = #column
+) {
+  assertMarbles(
+    subscriber, marbles, values: Marble.characterValues, error: error, fileID: fileID,
+    filePath: filePath, line: line, column: column)
+}
+
+/// Asserts that a recorder of strings received what a marble draws; `#` is `TestError()`.
+///
+/// - Parameters:
+///   - subscriber: The recorder.
+///   - marbles: The events it must have received.
+///   - fileID: The caller's file ID (filled in for you).
+///   - filePath: The caller's file path (filled in for you).
+///   - line: The caller's line (filled in for you).
+///   - column: The caller's column (filled in for you).
+public func assertMarbles(
+  _ subscriber: TestSubscriber<String, TestError>, _ marbles: String,
+  fileID: String = #fileID, filePath: StaticString = #filePath,
+  line: UInt = #line, column: UInt = #column
+) {
+  assertMarbles(
+    subscriber, marbles, values: Marble.characterValues, error: TestError(), fileID: fileID,
+    filePath: filePath, line: line, column: column)
+}
+
+/// Asserts a test signal's subscription log with one subscription marble per subscription.
+///
+/// ```swift
+/// assertSubscriptions(fetch, "^---!")              // subscribed once, at 0, until 4
+/// assertSubscriptions(hot, "^-----!", "--^--!")    // two subscriptions, in order
+/// ```
+///
+/// - Parameters:
+///   - signal: The test signal.
+///   - marbles: One subscription marble (`^` subscribe, `!` dispose) per expected subscription;
+///     none means "never subscribed".
+///   - fileID: The caller's file ID (filled in for you).
+///   - filePath: The caller's file path (filled in for you).
+///   - line: The caller's line (filled in for you).
+///   - column: The caller's column (filled in for you).
+public func assertSubscriptions<Value: Sendable, Failure: Error>(
+  _ signal: TestSignal<Value, Failure>, _ marbles: String...,
+  fileID: String = #fileID, filePath: StaticString = #filePath,
+  line: UInt = #line, column: UInt = #column
+) {
+  reportSchedulerFailures(
+    signal.scheduler, fileID: fileID, filePath: filePath, line: line, column: column)
+  let tick = signal.scheduler.tick
+  do {
+    var expected: [Subscription] = []
+    for marble in marbles { expected.append(try Marble.parseSubscription(marble, tick: tick)) }
+    if let message = FailureMessage.subscriptionMarbles(
+      expectedMarbles: marbles, expected: expected, actual: signal.subscriptions, tick: tick)
+    {
+      reportIssue(message, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+  } catch {
+    reportIssue(
+      "subscription marble cannot be read: \(error)", fileID: fileID, filePath: filePath,
+      line: line, column: column)
+  }
+}

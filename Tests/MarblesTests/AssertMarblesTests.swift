@@ -1,0 +1,96 @@
+import MarbleTesting
+import Marbles
+import Signals
+import Testing
+
+@Suite struct AssertMarblesTests {
+  func recording(_ marbles: String) throws -> TestSubscriber<String, TestError> {
+    let scheduler = TestScheduler()
+    let subscriber = scheduler.record(try scheduler.cold(marbles))
+    scheduler.run()
+    return subscriber
+  }
+
+  @Test func passesWhenTheRecorderMatchesTheMarble() throws {
+    assertMarbles(try recording("--a--b--|"), "--a--b--|")
+    assertMarbles(try recording("-(ab)-#"), "-(ab)-#")
+  }
+
+  @Test func aDifferenceIsShownAsTwoAlignedRowsWithACaretAndWords() throws {
+    let subscriber = try recording("--a--b-|")
+    let line = #line + 2
+    withKnownIssue {
+      assertMarbles(subscriber, "--a-b--|")
+    } matching: { issue in
+      issue.sourceLocation?.line == line
+        && issue.comments.map(\.rawValue) == [
+          """
+          marbles differ at frame 4
+            expected  --a-b--|
+            actual    --a--b-|
+                          ^ expected next("b") at frame 4, got nothing; next("b") came at frame 5
+          """
+        ]
+    }
+  }
+
+  struct User: Equatable, Sendable, CustomStringConvertible {
+    var id: Int
+    var description: String { "User(id: \(id))" }
+  }
+
+  @Test func valuesThatAreNotCharactersPrintThroughALegend() throws {
+    let scheduler = TestScheduler()
+    let users: [Character: User] = ["a": User(id: 1), "b": User(id: 2)]
+    let subscriber = scheduler.record(
+      try scheduler.cold("-a-a|", values: users, error: TestError()))
+    scheduler.run()
+    withKnownIssue {
+      assertMarbles(subscriber, "-a-b|", values: users)
+    } matching: { issue in
+      issue.comments.map(\.rawValue) == [
+        """
+        marbles differ at frame 3
+          expected  -a-b|
+          actual    -a-a|
+                       ^ expected next(User(id: 2)) at frame 3, got next(User(id: 1))
+          where a = User(id: 1), b = User(id: 2)
+        """
+      ]
+    }
+  }
+
+  @Test func aMarbleThatCannotBeReadIsReportedWithACaret() throws {
+    let subscriber = try recording("-a|")
+    withKnownIssue {
+      assertMarbles(subscriber, "-a|b")
+    } matching: { issue in
+      issue.comments.first?.rawValue.hasPrefix("marble cannot be read: line 1, column 4: ") == true
+        && issue.comments.first?.rawValue.hasSuffix("\n  -a|b\n     ^") == true
+    }
+  }
+
+  @Test func subscriptionMarblesAreCompared() throws {
+    let scheduler = TestScheduler()
+    let hot = try scheduler.hot("--a--b--|")
+    _ = scheduler.record(hot, subscribeAt: 0, disposeAt: 6)
+    _ = scheduler.record(hot, subscribeAt: 2, disposeAt: 5)
+    scheduler.run()
+    assertSubscriptions(hot, "^-----!", "--^--!")
+    let line = #line + 2
+    withKnownIssue {
+      assertSubscriptions(hot, "^-----!")
+    } matching: { issue in
+      issue.sourceLocation?.line == line
+        && issue.comments.map(\.rawValue) == [
+          """
+          subscriptions differ
+            expected  ^-----!
+            actual    ^-----!
+                      --^--!
+            expected 1 subscription, got 2; unexpected (2, 5)
+          """
+        ]
+    }
+  }
+}
