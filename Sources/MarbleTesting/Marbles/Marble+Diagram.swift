@@ -5,7 +5,8 @@ extension Marble {
   /// progression (`a 99ms b`).
   package static let longestDashRun = 32
 
-  /// Draws recorded events as a marble: the inverse of ``parse(_:values:error:tick:allowsSubscriptionPoint:)``.
+  /// Draws recorded events as a marble: the inverse of
+  /// ``parse(_:values:error:tick:allowsSubscriptionPoint:)``.
   ///
   /// ```swift
   /// Marble.diagram([.next(2, "a"), .next(2, "b"), .completed(6)] as [Recorded<E>]).marbles
@@ -38,13 +39,12 @@ extension Marble {
     _ events: [Recorded<Event<Value, Failure>>], tick: Duration = .milliseconds(1)
   ) -> MarbleDiagram<Value, Failure> {
     MarblePrinter.diagram(
-      events, tick: MarbleTime.tickAttoseconds(tick), longestDashRun: longestDashRun,
-      isSame: nil)
+      events, tick: MarbleTime.tickAttoseconds(tick), longestDashRun: longestDashRun, isSame: nil)
   }
 
   /// Draws recorded events of equatable values as a marble; equal values share a letter.
   ///
-  /// See ``diagram(_:tick:)-(([Recorded<Event<Value,Failure>>],_))`` for the rules.
+  /// The rules are those of the overload for any value; only the sharing of letters differs.
   ///
   /// - Parameters:
   ///   - events: The events, as a ``TestSubscriber`` records them.
@@ -76,7 +76,7 @@ extension Marble {
       subscription, tick: MarbleTime.tickAttoseconds(tick), longestDashRun: longestDashRun)
   }
 
-  /// Draws each subscription as a subscription marble (see ``diagram(_:tick:)-(Subscription,_)``).
+  /// Draws each subscription as a subscription marble, as the overload for one subscription does.
   ///
   /// - Parameters:
   ///   - subscriptions: The subscriptions, as ``TestSignal/subscriptions`` lists them.

@@ -31,6 +31,8 @@ public struct MarbleDiagram<Value, Failure: Error>: CustomStringConvertible {
   /// Why the diagram is not exact, one sentence per event that could not be drawn where it
   /// happened; empty when ``isExact``.
   public var notes: [String]
+  /// The length of one frame, which the time progressions in ``marbles`` are measured in.
+  public var tick: Duration
 
   /// Creates a diagram.
   ///
@@ -41,9 +43,10 @@ public struct MarbleDiagram<Value, Failure: Error>: CustomStringConvertible {
   ///   - legend: What the letters stand for.
   ///   - isExact: Whether the marble parses back to the events it shows.
   ///   - notes: Why it is not exact.
+  ///   - tick: The length of one frame, for time progressions.
   public init(
     marbles: String, values: [Character: Value], error: Failure?, legend: [String],
-    isExact: Bool = true, notes: [String] = []
+    isExact: Bool = true, notes: [String] = [], tick: Duration = .milliseconds(1)
   ) {
     self.marbles = marbles
     self.values = values
@@ -51,20 +54,18 @@ public struct MarbleDiagram<Value, Failure: Error>: CustomStringConvertible {
     self.legend = legend
     self.isExact = isExact
     self.notes = notes
+    self.tick = tick
   }
 
   /// The marble.
   public var description: String { marbles }
 
-  /// Parses ``marbles`` back with ``values`` and ``error``.
+  /// Parses ``marbles`` back with ``values``, ``error`` and ``tick``.
   ///
-  /// - Parameter tick: The tick the diagram was drawn with, for its time progressions.
   /// - Returns: The events; the ones the diagram was drawn from when ``isExact``.
   /// - Throws: ``MarbleSyntaxError`` if the diagram is not exact because it shows events after a
   ///   terminal event, or if the diagram was edited into bad marbles.
-  public func parse(tick: Duration = .milliseconds(1)) throws(MarbleSyntaxError) -> [Recorded<
-    Event<Value, Failure>
-  >] {
+  public func parse() throws(MarbleSyntaxError) -> [Recorded<Event<Value, Failure>>] {
     let scan = try MarbleScanner.scan(
       marbles, mode: .events(allowsSubscriptionPoint: true),
       tick: MarbleTime.tickAttoseconds(tick), position: .start, checksKeys: true,

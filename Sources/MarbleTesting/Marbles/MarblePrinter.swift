@@ -13,10 +13,40 @@ enum MarblePrinter {
 
   // MARK: Events
 
+  /// Draws `events` (see `Marble.diagram(_:tick:)` for the rules).
+  ///
+  /// - Parameters:
+  ///   - events: The events.
+  ///   - tick: The length of one frame in attoseconds, for time progressions.
+  ///   - longestDashRun: How many idle frames in a row print as dashes; `.max` for always.
+  ///   - isSame: Whether two values are the same value (they then share a letter); `nil` to go by
+  ///     their descriptions.
+  /// - Returns: The diagram.
   static func diagram<Value, Failure: Error>(
     _ events: [Recorded<Event<Value, Failure>>], tick: Int128, longestDashRun: Int,
     isSame: ((Value, Value) -> Bool)?
   ) -> MarbleDiagram<Value, Failure> {
+    let drawn = diagram(
+      events, tick: tick, longestDashRun: longestDashRun, isSame: isSame,
+      onlyASCIIPrintsItself: false)
+    guard drawn.diagram.marbles.count != drawn.characterCount else { return drawn.diagram }
+    // Two characters printed side by side merged into one (Hangul jamo `ᄀ` and `ᅡ` make `가`):
+    // draw again with only ASCII letters and digits printing as themselves. The printer's own
+    // letters and symbols never merge.
+    return diagram(
+      events, tick: tick, longestDashRun: longestDashRun, isSame: isSame,
+      onlyASCIIPrintsItself: true
+    ).diagram
+  }
+
+  private static func diagram<Value, Failure: Error>(
+    _ events: [Recorded<Event<Value, Failure>>], tick: Int128, longestDashRun: Int,
+    isSame: ((Value, Value) -> Bool)?, onlyASCIIPrintsItself: Bool
+  ) -> (diagram: MarbleDiagram<Value, Failure>, characterCount: Int) {
+    func ownCharacter(_ value: Value) -> Character? {
+      guard let character = Self.ownCharacter(value) else { return nil }
+      return !onlyASCIIPrintsItself || character.isASCII ? character : nil
+    }
     // Name the values.
     var selfPrinting = Set<Character>()
     for event in events {
@@ -100,9 +130,10 @@ enum MarblePrinter {
         "\(event) is drawn at tick \(frame): it is earlier than the event before it, and time in a "
           + "marble only moves forward")
     }
-    return MarbleDiagram(
+    let diagram = MarbleDiagram(
       marbles: layout.marbles, values: values, error: error, legend: legend,
-      isExact: notes.isEmpty, notes: notes)
+      isExact: notes.isEmpty, notes: notes, tick: MarbleTime.duration(attoseconds: tick))
+    return (diagram, layout.characterCount)
   }
 
   /// The character a value prints as on its own: a one-character `String` or a `Character` that
@@ -158,6 +189,9 @@ enum MarblePrinter {
 
   struct Layout {
     var marbles: String
+    /// How many characters were printed; more than `marbles.count` if some merged into one
+    /// `Character`.
+    var characterCount: Int
     /// Items drawn later than their time (the list went back in time), with the tick drawn at.
     var misplaced: [(item: Int, frame: Int)]
   }
@@ -172,7 +206,7 @@ enum MarblePrinter {
     var frame = start
 
     func wait(_ gap: Int128) {
-      guard gap > longestDashRun else {
+      guard gap > longestDashRun || gap > Int.max else {
         output.append(contentsOf: repeatElement("-", count: Int(gap)))
         return
       }
@@ -218,6 +252,7 @@ enum MarblePrinter {
     }
 
     var suspectIndex = 0
+    var wrapped = 0
     var marbles = ""
     marbles.reserveCapacity(output.count + 2 * suspects.count)
     for (index, character) in output.enumerated() {
@@ -225,12 +260,14 @@ enum MarblePrinter {
         suspectIndex += 1
         if MarbleScanner.readsAsTimeProgression(output, at: index) {
           marbles += "[\(character)]"
+          wrapped += 1
           continue
         }
       }
       marbles.append(character)
     }
-    return Layout(marbles: marbles, misplaced: misplaced)
+    return Layout(
+      marbles: marbles, characterCount: output.count + 2 * wrapped, misplaced: misplaced)
   }
 }
 

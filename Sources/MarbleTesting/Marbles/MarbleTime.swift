@@ -11,6 +11,13 @@ enum MarbleTime {
     return Int128(seconds) * attosecondsPerSecond + Int128(attoseconds)
   }
 
+  /// `attoseconds` as a `Duration`.
+  static func duration(attoseconds: Int128) -> Duration {
+    Duration(
+      secondsComponent: Int64(attoseconds / attosecondsPerSecond),
+      attosecondsComponent: Int64(attoseconds % attosecondsPerSecond))
+  }
+
   /// The length of one tick in attoseconds.
   ///
   /// - Precondition: `tick > .zero`, as for ``TestScheduler/init(tick:stepLimit:)``.
