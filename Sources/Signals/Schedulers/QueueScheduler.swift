@@ -60,9 +60,11 @@ public struct QueueScheduler: Scheduler {
   /// A `Duration` as whole nanoseconds for Dispatch; negative becomes zero.
   static func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
     let (seconds, attoseconds) = duration.components
-    guard seconds >= 0 else { return .nanoseconds(0) }
+    guard seconds >= 0, attoseconds >= 0 else { return .nanoseconds(0) }
     let nanoseconds = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-    guard !nanoseconds.overflow, nanoseconds.partialValue <= Int64(Int.max) else { return .never }
+    guard !nanoseconds.overflow, nanoseconds.partialValue <= Int64(Int.max) - 1_000_000_000 else {
+      return .never
+    }
     return .nanoseconds(Int(nanoseconds.partialValue + attoseconds / 1_000_000_000))
   }
 }
