@@ -48,6 +48,8 @@ public final class TestScheduler: Scheduler {
     var failures: [TestSchedulerFailure] = []
     /// How many of `failures` an assertion library has already reported.
     var reportedFailures = 0
+    /// Checks an assertion library registered to run at its next `flush()`.
+    var flushChecks: [@Sendable () -> Void] = []
   }
 
   private let state = Locked(State())
@@ -97,6 +99,21 @@ public final class TestScheduler: Scheduler {
     state.withLock { state in
       defer { state.reportedFailures = state.failures.count }
       return Array(state.failures[state.reportedFailures...])
+    }
+  }
+
+  /// Registers a check for the assertion library's next `flush()` (RxJS-style `expect(…).toBe(…)`).
+  ///
+  /// - Parameter check: Runs after the scheduler has run, on the flushing thread.
+  package func addFlushCheck(_ check: @escaping @Sendable () -> Void) {
+    state.withLock { $0.flushChecks.append(check) }
+  }
+
+  /// The registered flush checks, in registration order, removing them.
+  package func takeFlushChecks() -> [@Sendable () -> Void] {
+    state.withLock { state in
+      defer { state.flushChecks = [] }
+      return state.flushChecks
     }
   }
 
