@@ -35,20 +35,26 @@ public func assertMarbles<Value: Equatable & Sendable, Failure: Error & Equatabl
 ) {
   reportSchedulerFailures(
     subscriber.scheduler, fileID: fileID, filePath: filePath, line: line, column: column)
+  if let message = marblesFailure(subscriber, marbles, values: values, error: error) {
+    reportIssue(message, fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+}
+
+/// The failure message for a recorder that did not receive what `marbles` draws (or whose marble
+/// cannot be read), or `nil`; shared by `assertMarbles` and `expect(…).toBe(…)`.
+func marblesFailure<Value: Equatable & Sendable, Failure: Error & Equatable>(
+  _ subscriber: TestSubscriber<Value, Failure>, _ marbles: String,
+  values: [Character: Value], error: Failure
+) -> String? {
   let tick = subscriber.scheduler.tick
   do {
     let expected = try Marble.parse(
       marbles, values: values, error: error, tick: tick, allowsSubscriptionPoint: false)
-    if let message = FailureMessage.marbles(
+    return FailureMessage.marbles(
       expectedMarble: marbles, expected: expected, actual: subscriber.events, values: values,
       tick: tick)
-    {
-      reportIssue(message, fileID: fileID, filePath: filePath, line: line, column: column)
-    }
   } catch {
-    reportIssue(
-      "marble cannot be read: \(error)", fileID: fileID, filePath: filePath, line: line,
-      column: column)
+    return "marble cannot be read: \(error)"
   }
 }
 
@@ -139,18 +145,23 @@ public func assertSubscriptions<Value: Sendable, Failure: Error>(
 ) {
   reportSchedulerFailures(
     signal.scheduler, fileID: fileID, filePath: filePath, line: line, column: column)
+  if let message = subscriptionsFailure(signal, marbles) {
+    reportIssue(message, fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+}
+
+/// The failure message for a subscription log that differs from `marbles` (or whose marbles cannot
+/// be read), or `nil`; shared by `assertSubscriptions` and `expectSubscriptions(…).toBe(…)`.
+func subscriptionsFailure<Value: Sendable, Failure: Error>(
+  _ signal: TestSignal<Value, Failure>, _ marbles: [String]
+) -> String? {
   let tick = signal.scheduler.tick
   do {
     var expected: [Subscription] = []
     for marble in marbles { expected.append(try Marble.parseSubscription(marble, tick: tick)) }
-    if let message = FailureMessage.subscriptionMarbles(
+    return FailureMessage.subscriptionMarbles(
       expectedMarbles: marbles, expected: expected, actual: signal.subscriptions, tick: tick)
-    {
-      reportIssue(message, fileID: fileID, filePath: filePath, line: line, column: column)
-    }
   } catch {
-    reportIssue(
-      "subscription marble cannot be read: \(error)", fileID: fileID, filePath: filePath,
-      line: line, column: column)
+    return "subscription marble cannot be read: \(error)"
   }
 }

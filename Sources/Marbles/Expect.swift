@@ -107,18 +107,8 @@ public struct SignalExpectation<Value: Sendable, Failure: Error>: Sendable {
     let subscriber = subscriber
     let site = site
     subscriber.scheduler.addFlushCheck {
-      let tick = subscriber.scheduler.tick
-      do {
-        let expected = try Marble.parse(
-          marbles, values: values, error: error, tick: tick, allowsSubscriptionPoint: false)
-        if let message = FailureMessage.marbles(
-          expectedMarble: marbles, expected: expected, actual: subscriber.events, values: values,
-          tick: tick)
-        {
-          site.report(message)
-        }
-      } catch {
-        site.report("marble cannot be read: \(error)")
+      if let message = marblesFailure(subscriber, marbles, values: values, error: error) {
+        site.report(message)
       }
     }
   }
@@ -164,18 +154,7 @@ public struct SubscriptionsExpectation<Value: Sendable, Failure: Error>: Sendabl
     let signal = signal
     let site = site
     signal.scheduler.addFlushCheck {
-      let tick = signal.scheduler.tick
-      do {
-        var expected: [Subscription] = []
-        for marble in marbles { expected.append(try Marble.parseSubscription(marble, tick: tick)) }
-        if let message = FailureMessage.subscriptionMarbles(
-          expectedMarbles: marbles, expected: expected, actual: signal.subscriptions, tick: tick)
-        {
-          site.report(message)
-        }
-      } catch {
-        site.report("subscription marble cannot be read: \(error)")
-      }
+      if let message = subscriptionsFailure(signal, marbles) { site.report(message) }
     }
   }
 }

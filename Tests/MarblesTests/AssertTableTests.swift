@@ -126,19 +126,7 @@ import Testing
     ) { $0["fetch"] }
   }
 
-  /// With `replayLazily()`: one request, replayed to the late subscriber.
-  @Test func replayLazilyRunsTheRequestOnce() {
-    assertTable(
-      """
-      fetch  cold  ---r|
-      sub1   sub   -^--------
-      sub1   gets  ----r|
-      sub2   sub   ------^---
-      sub2   gets  ------(r|)
-      fetch  subs  -^---!
-      """
-    ) { $0["fetch"].replayLazily() }
-  }
+  // With `replayLazily()`: one request — the README's table, in ReadmeExamplesTests.swift.
 
   /// A behaviour subject sends its current value on subscribe; after completion, the last value
   /// and the completion.
