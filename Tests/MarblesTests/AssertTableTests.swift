@@ -224,9 +224,13 @@ import Testing
         """
       ) { $0["src"] }
     } matching: { issue in
-      let text = issue.comments.first?.rawValue ?? ""
-      return text.hasPrefix("table cannot be read: line 2, column ")
-        && text.contains("  sub1  gets  -a-(b|\n")
+      issue.comments.map(\.rawValue) == [
+        """
+        table cannot be read: line 2, column 16: '(' is never closed
+          sub1  gets  -a-(b|
+                         ^
+        """
+      ]
     }
   }
 

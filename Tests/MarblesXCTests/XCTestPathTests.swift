@@ -65,4 +65,56 @@ final class XCTestPathTests: XCTestCase {
     }
     XCTAssertTrue(failures.isEmpty)
   }
+
+  func testAssertMarblesReportsThroughXCTestAtTheCallersLine() throws {
+    let scheduler = TestScheduler()
+    let subscriber = scheduler.record(try scheduler.cold("--a--b-|"))
+    scheduler.run()
+    let line = #line + 1
+    let failures = capture { assertMarbles(subscriber, "--a-b--|") }
+    XCTAssertEqual(failures.map(\.line), [line])
+    XCTAssertEqual(
+      failures.first?.description,
+      """
+      failed - marbles differ at frame 4
+        expected  --a-b--|
+        actual    --a--b-|
+                      ^ expected next("b") at frame 4, got nothing; next("b") came at frame 5
+      """)
+  }
+
+  func testAssertTableReportsThroughXCTestAtTheCallersLine() {
+    let line = #line + 2
+    let failures = capture {
+      assertTable(
+        """
+        src   cold  -a|
+        sub1  gets  --a|
+        """
+      ) { $0["src"] }
+    }
+    XCTAssertEqual(failures.map(\.line), [line])
+    XCTAssertEqual(
+      failures.first?.description,
+      """
+      failed - table failed
+      src   cold  -a|
+      sub1  gets  --a|
+             was  -a|
+                   ^
+
+      sub1 got unexpected `a` at frame 1 (expected at frame 2)
+      """)
+  }
+
+  func testFlushReportsEachExpectationAtItsOwnLineThroughXCTest() throws {
+    let scheduler = TestScheduler()
+    let source = try scheduler.cold("-a|")
+    let first = #line + 1
+    scheduler.expect(source).toBe("-b|")
+    let second = #line + 1
+    scheduler.expectSubscriptions(source).toBe("^-!", "^-!")
+    let failures = capture { scheduler.flush() }
+    XCTAssertEqual(failures.map(\.line), [first, second])
+  }
 }
