@@ -51,6 +51,7 @@ public struct Signal<Value: Sendable, Failure: Error>: SignalProtocol {
     }
   }
 
+  /// Runs the subscribe closure for `subscriber` (once per subscription) and returns its disposable.
   @discardableResult
   public func subscribe(_ subscriber: some SubscriberProtocol<Value, Failure>) -> any Disposable {
     subscribeAction(subscriber)

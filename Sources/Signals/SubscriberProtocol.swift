@@ -27,6 +27,7 @@ public protocol SubscriberProtocol<Value, Failure>: Sendable {
 }
 
 extension SubscriberProtocol {
+  /// Does nothing: most subscribers need not keep their subscription.
   public func didSubscribe(with subscription: any Disposable) {}
 
   /// Sends one event through the matching `send…` method.

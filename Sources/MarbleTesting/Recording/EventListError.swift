@@ -9,6 +9,7 @@ public struct EventListError: Error, Sendable, Equatable, CustomStringConvertibl
   /// What is wrong.
   public var message: String
 
+  /// `event N: message`.
   public var description: String { "event \(index): \(message)" }
 
   /// Checks a recorded event list: times never decrease, nothing follows a terminal event, and —

@@ -27,6 +27,7 @@ public struct Subscription: Sendable, Hashable, CustomStringConvertible {
     self.init(subscribed: subscribed, disposed: disposed)
   }
 
+  /// `(subscribed, disposed)`, with `∞` while still subscribed.
   public var description: String {
     "(\(subscribed), \(disposed.map(String.init) ?? "∞"))"
   }

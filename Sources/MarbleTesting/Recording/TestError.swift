@@ -12,5 +12,6 @@ public struct TestError: Error, Hashable, Sendable, CustomStringConvertible {
     self.message = message
   }
 
+  /// `TestError("message")`.
   public var description: String { "TestError(\(String(reflecting: message)))" }
 }

@@ -56,6 +56,7 @@ public final class TestSignal<Value: Sendable, Failure: Error>: SignalProtocol {
     }
   }
 
+  /// Subscribes `subscriber` and logs the subscription in ``subscriptions``.
   @discardableResult
   public func subscribe(_ subscriber: some SubscriberProtocol<Value, Failure>) -> any Disposable {
     logged.subscribe(subscriber)

@@ -46,10 +46,14 @@ public final class TestSubscriber<Value: Sendable, Failure: Error>: SubscriberPr
     state.withLock { $0.subscription }?.dispose()
   }
 
+  /// Records a value at the scheduler's current tick.
   public func sendNext(_ value: Value) { record(.next(value)) }
+  /// Records a failure at the scheduler's current tick.
   public func sendError(_ error: Failure) { record(.error(error)) }
+  /// Records completion at the scheduler's current tick.
   public func sendCompleted() { record(.completed) }
 
+  /// Keeps the subscription so that ``dispose()`` can end it.
   public func didSubscribe(with subscription: any Disposable) {
     state.withLock { $0.subscription = subscription }
   }

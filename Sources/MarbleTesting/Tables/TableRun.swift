@@ -39,6 +39,7 @@ public struct TableReport: Sendable, Equatable, CustomStringConvertible {
   /// Whether every expectation held.
   public var passed: Bool { mismatches.isEmpty }
 
+  /// The table as run (``text``).
   public var description: String { text }
 }
 

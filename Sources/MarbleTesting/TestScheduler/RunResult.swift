@@ -23,6 +23,7 @@ public struct RunResult: Sendable, Equatable, CustomStringConvertible {
   /// Whether the call did all it was asked to.
   public var isComplete: Bool { failure == nil }
 
+  /// `ran N actions; now at tick T`, or why the call stopped early.
   public var description: String {
     if let failure { return "stopped at tick \(now) after \(actionsRun) actions: \(failure)" }
     return "ran \(actionsRun) actions; now at tick \(now)"
@@ -48,5 +49,6 @@ public struct TestSchedulerFailure: Error, Sendable, Equatable, CustomStringConv
   /// A sentence saying what happened and what to do.
   public let message: String
 
+  /// The ``message``.
   public var description: String { message }
 }

@@ -146,11 +146,13 @@ public final class TestScheduler: Scheduler {
     enqueue(at: time, interval: nil, action)
   }
 
+  /// Schedules `action` at the current tick; it runs at the next `advance` or `run()`.
   @discardableResult
   public func schedule(_ action: @escaping @Sendable () -> Void) -> any Disposable {
     enqueue(at: nil, interval: nil, action)
   }
 
+  /// Schedules `action` once `delay` (rounded up to whole ticks) has passed.
   @discardableResult
   public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void)
     -> any Disposable

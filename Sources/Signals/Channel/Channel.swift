@@ -41,6 +41,7 @@ public final class ChannelTerminal<Value: Sendable, Failure: Error>: SignalProto
     self.otherTerminal = otherTerminal
   }
 
+  /// Subscribes to what is sent to the *other* terminal.
   @discardableResult
   public func subscribe(_ subscriber: some SubscriberProtocol<Value, Failure>) -> any Disposable {
     values.subscribe(subscriber)

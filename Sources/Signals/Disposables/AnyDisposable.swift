@@ -26,6 +26,7 @@ public final class AnyDisposable: Disposable {
     state = Locked(State(action: action))
   }
 
+  /// Runs the action the first time; later calls do nothing.
   public func dispose() {
     let action = state.withLock { state -> (@Sendable () -> Void)? in
       guard !state.isDisposed else { return nil }
@@ -36,6 +37,7 @@ public final class AnyDisposable: Disposable {
     action?()
   }
 
+  /// Whether the disposable has been disposed.
   public var isDisposed: Bool {
     state.withLock { $0.isDisposed }
   }

@@ -41,6 +41,7 @@ public final class CompoundDisposable: Disposable {
     for child in disposed { child.dispose() }
   }
 
+  /// Whether the compound has been disposed.
   public var isDisposed: Bool {
     children.withLock { $0 == nil }
   }

@@ -32,6 +32,7 @@ public final class SerialDisposable: Disposable {
     }
   }
 
+  /// Disposes the current inner disposable; later inner disposables are disposed at once.
   public func dispose() {
     let inner = state.withLock { state -> (any Disposable)? in
       guard !state.isDisposed else { return nil }
@@ -42,6 +43,7 @@ public final class SerialDisposable: Disposable {
     inner?.dispose()
   }
 
+  /// Whether the serial disposable has been disposed.
   public var isDisposed: Bool {
     state.withLock { $0.isDisposed }
   }

@@ -8,12 +8,14 @@ public struct ImmediateScheduler: Scheduler {
   /// Creates an immediate scheduler.
   public init() {}
 
+  /// Runs `action` now, before returning.
   @discardableResult
   public func schedule(_ action: @escaping @Sendable () -> Void) -> any Disposable {
     action()
     return AnyDisposable()
   }
 
+  /// Runs `action` now, ignoring the delay.
   @discardableResult
   public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void)
     -> any Disposable
@@ -21,6 +23,7 @@ public struct ImmediateScheduler: Scheduler {
     schedule(action)
   }
 
+  /// Traps: a repeating action cannot run immediately (use a `TestScheduler`).
   @discardableResult
   public func schedule(
     after delay: Duration, interval: Duration, _ action: @escaping @Sendable () -> Void

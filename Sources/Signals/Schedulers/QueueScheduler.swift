@@ -15,6 +15,7 @@ public struct QueueScheduler: Scheduler {
     self.queue = queue
   }
 
+  /// Runs `action` asynchronously on ``queue``.
   @discardableResult
   public func schedule(_ action: @escaping @Sendable () -> Void) -> any Disposable {
     let cancelled = AnyDisposable()
@@ -24,6 +25,7 @@ public struct QueueScheduler: Scheduler {
     return cancelled
   }
 
+  /// Runs `action` on ``queue`` once `delay` has passed.
   @discardableResult
   public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void)
     -> any Disposable
@@ -35,6 +37,7 @@ public struct QueueScheduler: Scheduler {
     return cancelled
   }
 
+  /// Runs `action` on ``queue`` after `delay`, then every `interval`, each run due one interval after the previous due time.
   @discardableResult
   public func schedule(
     after delay: Duration, interval: Duration, _ action: @escaping @Sendable () -> Void

@@ -35,6 +35,7 @@ public class Subject<Value: Sendable, Failure: Error>: SignalProtocol, Subscribe
     self.core = core
   }
 
+  /// Adds `subscriber`; it receives what the subject remembers (nothing, its history, or its current value), then live events. See ``SignalProtocol/subscribe(_:)``.
   @discardableResult
   public func subscribe(_ subscriber: some SubscriberProtocol<Value, Failure>) -> any Disposable {
     core.subscribe(subscriber)
