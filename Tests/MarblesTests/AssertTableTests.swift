@@ -207,6 +207,7 @@ import Testing
           fetch  subs  ^---!
                   was  ^---!
                   was  -----^---!
+                            ^
 
           sub2 missed `r` at frame 5 (it came at frame 8)
           fetch: expected 1 subscription, got 2; unexpected (5, 9)

@@ -148,6 +148,9 @@ extension MarbleTable {
           output.append(row.wasLine(drawn, axis: timeAxisColumn))
         }
         if actual.isEmpty { output.append(row.wasLine("(never subscribed)", axis: timeAxisColumn)) }
+        output.append(
+          String(repeating: " ", count: timeAxisColumn - 1)
+            + String(repeating: " ", count: Self.firstDifferingFrame(expected, actual)) + "^")
         mismatches.append("\(row.label): \(diff.summary)")
       case .hot, .cold, .sub:
         continue
@@ -158,6 +161,26 @@ extension MarbleTable {
       output.append(contentsOf: mismatches)
     }
     return TableReport(mismatches: mismatches, text: output.joined(separator: "\n"))
+  }
+}
+
+extension MarbleTable {
+  /// The first frame at which two subscription logs differ: where the first differing
+  /// subscription starts or ends, or where the extra one starts.
+  static func firstDifferingFrame(_ expected: [Subscription], _ actual: [Subscription]) -> Int {
+    let index = firstDifference(expected, actual)
+    switch (
+      index < expected.count ? expected[index] : nil, index < actual.count ? actual[index] : nil
+    ) {
+    case (let wanted?, let got?) where wanted.subscribed != got.subscribed:
+      return min(wanted.subscribed, got.subscribed)
+    case (let wanted?, let got?):
+      return [wanted.disposed, got.disposed].compactMap { $0 }.min() ?? wanted.subscribed
+    case (let only?, nil), (nil, let only?):
+      return only.subscribed
+    case (nil, nil):
+      return 0
+    }
   }
 }
 
