@@ -16,6 +16,7 @@ let package = Package(
     .library(name: "Signals", targets: ["Signals"]),
     .library(name: "MarbleTesting", targets: ["MarbleTesting"]),
     .library(name: "Marbles", targets: ["Marbles"]),
+    .executable(name: "marbles", targets: ["marbles"]),
   ],
   targets: [
     .target(name: "Signals", swiftSettings: swiftSettings),
@@ -23,6 +24,26 @@ let package = Package(
     .target(
       name: "Marbles",
       dependencies: ["MarbleTesting", "Signals"],
+      swiftSettings: swiftSettings
+    ),
+    .target(
+      name: "MarbleFixtures",
+      dependencies: ["MarbleTesting", "Signals"],
+      swiftSettings: swiftSettings
+    ),
+    .executableTarget(
+      name: "marbles",
+      dependencies: ["MarbleFixtures"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "MarbleFixturesTests",
+      dependencies: ["MarbleFixtures", "MarbleTesting", "Signals"],
+      swiftSettings: swiftSettings
+    ),
+    .testTarget(
+      name: "MarblesCLITests",
+      dependencies: ["marbles"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

@@ -36,6 +36,11 @@ public struct TableReport: Sendable, Equatable, CustomStringConvertible {
   /// happened and a caret under the first differing frame, then the mismatches in words.
   public var text: String
 
+  /// The table with every `gets` row showing what its subscriber actually received and every
+  /// source's `subs` rows showing the subscriptions it actually saw: the scenario's timelines,
+  /// right or wrong.
+  public var actual: String
+
   /// Whether every expectation held.
   public var passed: Bool { mismatches.isEmpty }
 
@@ -160,11 +165,66 @@ extension MarbleTable {
       output.append("")
       output.append(contentsOf: mismatches)
     }
-    return TableReport(mismatches: mismatches, text: output.joined(separator: "\n"))
+    return TableReport(
+      mismatches: mismatches, text: output.joined(separator: "\n"),
+      actual: actualTable(subscribers: subscribers, sources: signals, tick: tick))
   }
 }
 
 extension MarbleTable {
+  /// The table with `gets` and `subs` rows drawn from what happened; a subscriber with a `sub` row
+  /// but no `gets` row gets one.
+  func actualTable<Value, Failure>(
+    subscribers: [String: TestSubscriber<Value, Failure>],
+    sources: [String: TestSignal<Value, Failure>], tick: Duration
+  ) -> String where Value: Equatable {
+    let attoseconds = MarbleTime.tickAttoseconds(tick)
+    func line(_ row: Row, kind: Kind, _ drawn: String) -> String {
+      let lead = Array(row.sourceLine.prefix(timeAxisColumn - 1))
+      guard kind != row.kind else { return String(lead) + drawn }
+      // Swap the kind field, keeping the marble on the time axis.
+      var index = 0
+      while index < lead.count, lead[index].isWhitespace { index += 1 }
+      while index < lead.count, !lead[index].isWhitespace { index += 1 }
+      while index < lead.count, lead[index].isWhitespace { index += 1 }
+      var head = String(lead[..<index]) + kind.rawValue
+      head += String(repeating: " ", count: max(1, timeAxisColumn - 1 - head.count))
+      return head + drawn
+    }
+    var lines: [String] = []
+    var drawnSubs: Set<String> = []
+    let labelsWithGets = Set(rows.filter { $0.kind == .gets }.map(\.label))
+    for row in rows {
+      switch row.kind {
+      case .hot, .cold:
+        lines.append(row.sourceLine)
+      case .sub:
+        lines.append(row.sourceLine)
+        if !labelsWithGets.contains(row.label), let subscriber = subscribers[row.label] {
+          let drawn = MarblePrinter.diagram(
+            subscriber.events, tick: attoseconds, longestDashRun: .max, isSame: { $0 == $1 })
+          lines.append(line(row, kind: .gets, drawn.marbles))
+        }
+      case .gets:
+        guard let subscriber = subscribers[row.label] else { continue }
+        let drawn = MarblePrinter.diagram(
+          subscriber.events, tick: attoseconds, longestDashRun: .max, isSame: { $0 == $1 })
+        lines.append(line(row, kind: .gets, drawn.marbles))
+      case .subs:
+        guard !drawnSubs.contains(row.label), let source = sources[row.label] else { continue }
+        drawnSubs.insert(row.label)
+        for subscription in source.subscriptions {
+          lines.append(
+            line(
+              row, kind: .subs,
+              MarblePrinter.subscriptionDiagram(
+                subscription, tick: attoseconds, longestDashRun: .max)))
+        }
+      }
+    }
+    return lines.joined(separator: "\n")
+  }
+
   /// The first frame at which two subscription logs differ: where the first differing
   /// subscription starts or ends, or where the extra one starts.
   static func firstDifferingFrame(_ expected: [Subscription], _ actual: [Subscription]) -> Int {

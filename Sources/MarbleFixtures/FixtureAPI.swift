@@ -1,0 +1,56 @@
+package import MarbleTesting
+
+/// A fixture file: one or more scenarios, each an expectation table with a title, a frame length,
+/// optional values and a `pipeline:` naming the operators under test. See `Fixtures/README.md`.
+package struct FixtureFile: Sendable {
+  /// The path the text came from (for messages).
+  package var path: String
+  /// The scenarios, in file order.
+  package var scenarios: [Scenario]
+}
+
+/// One scenario of a fixture file.
+package struct Scenario: Sendable {
+  /// The `title:`.
+  package var title: String
+  /// The path of the file it is in.
+  package var path: String
+  /// The 1-based line of its `title:`.
+  package var line: Int
+  /// The `frame:` length (1 ms by default).
+  package var frame: Duration
+  /// What each value character stands for (`values:`); a character not listed stands for itself.
+  package var values: [Character: String]
+  /// The `pipeline:` text and where it is.
+  package var pipeline: String
+  package var pipelineLine: Int
+  package var pipelineColumn: Int
+  package var pipelineSourceLine: String
+  /// The rows.
+  package var table: MarbleTable
+}
+
+/// What running (or showing) a scenario gave.
+package struct ScenarioResult: Sendable {
+  /// The scenario's title.
+  package var title: String
+  /// Whether every expectation held.
+  package var passed: Bool
+  /// The table as run: as written when it passed; with `was` rows, carets and sentences when not.
+  package var text: String
+}
+
+/// A fixture that cannot be read or run: `path:line:column: message`, the line, and a caret.
+package struct FixtureError: Error, Sendable, CustomStringConvertible {
+  /// The file.
+  package var path: String
+  /// The position and message.
+  package var syntax: MarbleSyntaxError
+
+  /// `path:line:column: message`, then the line and a caret.
+  package var description: String {
+    let lines = syntax.description.split(separator: "\n", omittingEmptySubsequences: false)
+    return "\(path):\(syntax.line):\(syntax.column): \(syntax.message)\n"
+      + lines.dropFirst().joined(separator: "\n")
+  }
+}

@@ -1,0 +1,149 @@
+import MarbleTesting
+import Signals
+
+/// Reads and runs fixture files: strings in, results out. The `marbles` command and the test
+/// suite both go through here.
+package enum Fixtures {
+  /// The version `marbles --version` prints.
+  package static let version = "0.1.0"
+
+  /// Runs a scenario's table through its pipeline and compares every expectation.
+  ///
+  /// - Parameter scenario: The scenario.
+  /// - Returns: Whether it passed, and the table as run (with `was` rows where it failed).
+  /// - Throws: ``FixtureError`` for a pipeline or marble that cannot be read.
+  package static func run(_ scenario: Scenario) throws(FixtureError) -> ScenarioResult {
+    let report = try execute(scenario)
+    return ScenarioResult(
+      title: scenario.title, passed: report.passed,
+      text: report.passed ? report.actual : report.text)
+  }
+
+  /// The scenario's resulting timelines — what each subscriber received and what subscriptions each
+  /// source saw — without asserting anything.
+  ///
+  /// - Parameter scenario: The scenario.
+  /// - Returns: The table with every `gets` and `subs` row drawn from what happened.
+  /// - Throws: ``FixtureError`` for a pipeline or marble that cannot be read.
+  package static func show(_ scenario: Scenario) throws(FixtureError) -> String {
+    try execute(scenario).actual
+  }
+
+  private static func execute(_ scenario: Scenario) throws(FixtureError) -> TableReport {
+    let sourceLabels = Set(
+      scenario.table.rows.filter { $0.kind == .hot || $0.kind == .cold }.map(\.label))
+    let pipeline: Pipeline
+    do {
+      pipeline = try Pipeline.parse(scenario.pipeline, sourceLabels: sourceLabels)
+    } catch {
+      throw FixtureError(
+        path: scenario.path,
+        syntax: MarbleSyntaxError(
+          message: error.message, line: scenario.pipelineLine,
+          column: scenario.pipelineColumn + error.offset, sourceLine: scenario.pipelineSourceLine))
+    }
+    var values = Marble.characterValues
+    for (key, value) in scenario.values { values[key] = value }
+    do {
+      return try scenario.table.run(
+        values: values, error: TestError(), tick: scenario.frame
+      ) { sources in
+        apply(pipeline, to: sources, values: values)
+      }
+    } catch {
+      throw FixtureError(path: scenario.path, syntax: error)
+    }
+  }
+
+  /// What a pipeline holds between steps: a signal, or a multicast connection not yet turned into
+  /// one (`connect@T` or `autoconnect` does that; left alone, its signal never connects).
+  private enum Stage {
+    case signal(Signal<String, TestError>)
+    case connection(MulticastConnection<String, TestError>, connected: Bool)
+
+    var signal: Signal<String, TestError> {
+      switch self {
+      case .signal(let signal): signal
+      case .connection(let connection, _): connection.signal
+      }
+    }
+  }
+
+  private static func apply(
+    _ pipeline: Pipeline, to sources: TableSources<String, TestError>,
+    values: [Character: String]
+  ) -> Signal<String, TestError> {
+    let scheduler = sources.scheduler
+    func value(_ character: Character) -> String { values[character] ?? String(character) }
+    var stage = Stage.signal(sources[pipeline.source].asSignal())
+    for step in pipeline.steps {
+      switch step {
+      case .publish:
+        stage = .connection(stage.signal.publish(), connected: false)
+      case .multicast(let kind):
+        let subject: Subject<String, TestError> =
+          switch kind {
+          case .plain: Subject()
+          case .replay(let capacity): ReplaySubject(capacity: capacity)
+          case .behavior(let initial): BehaviorSubject(value: value(initial))
+          }
+        stage = .connection(stage.signal.multicast(subject), connected: false)
+      case .connect(let frame):
+        guard case .connection(let connection, _) = stage else {
+          // connect@T after a plain signal multicasts it through a subject first.
+          let connection = stage.signal.publish()
+          scheduler.schedule(at: frame) { connection.connect() }
+          stage = .connection(connection, connected: true)
+          continue
+        }
+        scheduler.schedule(at: frame) { connection.connect() }
+        stage = .connection(connection, connected: true)
+      case .disposeConnection(let frame):
+        if case .connection(let connection, true) = stage {
+          scheduler.schedule(at: frame) { connection.connect().dispose() }
+        }
+      case .autoconnect:
+        let connection: MulticastConnection<String, TestError>
+        if case .connection(let existing, _) = stage {
+          connection = existing
+        } else {
+          connection = stage.signal.publish()
+        }
+        stage = .signal(connection.autoconnect())
+      case .replay: stage = .signal(stage.signal.replay())
+      case .replayLast: stage = .signal(stage.signal.replayLast())
+      case .replayLazily: stage = .signal(stage.signal.replayLazily())
+      case .mapUppercased: stage = .signal(stage.signal.map { $0.uppercased() })
+      case .mapLowercased: stage = .signal(stage.signal.map { $0.lowercased() })
+      case .mapCharacters(let table):
+        let mapping = Dictionary(
+          uniqueKeysWithValues: table.map { (value($0.key), value($0.value)) })
+        stage = .signal(stage.signal.map { mapping[$0] ?? $0 })
+      case .filter(let kept):
+        let keptValues = Set(kept.map(value))
+        stage = .signal(stage.signal.filter { keptValues.contains($0) })
+      case .take(let count): stage = .signal(stage.signal.take(count))
+      case .startWith(let first): stage = .signal(stage.signal.startWith(value(first)))
+      case .ignoreValues: stage = .signal(stage.signal.ignoreValues())
+      case .merge(let label): stage = .signal(stage.signal.merge(sources[label]))
+      case .concat(let label): stage = .signal(stage.signal.concat(sources[label]))
+      case .then(let label):
+        let next = sources[label].asSignal()
+        stage = .signal(stage.signal.then { next })
+      case .catchTo(let label):
+        stage = .signal(stage.signal.catch(to: sources[label].asSignal()))
+      case .channel(let following):
+        let channel = Channel<String, TestError>()
+        let leading = stage.signal
+        let follower = following.map { sources[$0].asSignal() }
+        // The terminals are fed when the first subscriber arrives, like a binding made at frame 0.
+        scheduler.schedule(at: 0) {
+          leading.subscribe(channel.leadingTerminal)
+          follower?.subscribe(channel.followingTerminal)
+        }
+        stage = .signal(channel.followingTerminal.asSignal())
+      }
+    }
+    return stage.signal
+  }
+}

@@ -1,0 +1,230 @@
+import MarbleTesting
+import Signals
+
+/// One step of a `pipeline:` line, checked before anything runs.
+enum PipelineStep: Sendable, Equatable {
+  enum SubjectKind: Sendable, Equatable {
+    case plain
+    case replay(capacity: Int)
+    case behavior(initial: Character)
+  }
+
+  case publish
+  case multicast(SubjectKind)
+  case connect(at: Int)
+  case disposeConnection(at: Int)
+  case autoconnect
+  case replay
+  case replayLast
+  case replayLazily
+  case mapUppercased
+  case mapLowercased
+  case mapCharacters([Character: Character])
+  case filter(Set<Character>)
+  case take(Int)
+  case startWith(Character)
+  case ignoreValues
+  case merge(String)
+  case concat(String)
+  case then(String)
+  case catchTo(String)
+  /// Feeds the signal into a `Channel`'s leading terminal (and the labelled source, if any, into its
+  /// following terminal) and continues with the following terminal: what its subscribers receive.
+  case channel(String?)
+
+  /// Every step name, for `--help` and for suggesting the nearest name to a typo.
+  static let names = [
+    "publish", "multicast", "connect", "dispose-connection", "autoconnect", "replay", "replayLast",
+    "replayLazily", "map", "filter", "take", "startWith", "ignoreValues", "merge", "concat", "then",
+    "catch", "channel",
+  ]
+}
+
+/// A parsed `pipeline:` line: the source it starts from and its steps.
+struct Pipeline: Sendable {
+  var source: String
+  var steps: [PipelineStep]
+
+  /// Reads `src | step | step(args) | step@T`.
+  ///
+  /// - Throws: A message and the 0-based offset in `text` of the offending part.
+  static func parse(_ text: String, sourceLabels: Set<String>) throws(PipelineError) -> Pipeline {
+    var parts: [(text: String, offset: Int)] = []
+    var offset = 0
+    for part in text.split(separator: "|", omittingEmptySubsequences: false) {
+      let leading = part.prefix { $0 == " " }.count
+      let trimmed = String(part.dropFirst(leading)).replacing(/\s+$/, with: "")
+      parts.append((trimmed, offset + leading))
+      offset += part.count + 1
+    }
+    guard let first = parts.first, !first.text.isEmpty else {
+      throw PipelineError(message: "the pipeline starts with a source's label", offset: 0)
+    }
+    guard sourceLabels.contains(first.text) else {
+      throw PipelineError(
+        message: "the pipeline starts from '\(first.text)', but the table's sources are "
+          + sourceLabels.sorted().joined(separator: ", "),
+        offset: first.offset)
+    }
+    var steps: [PipelineStep] = []
+    for part in parts.dropFirst() {
+      steps.append(try step(part.text, offset: part.offset, sourceLabels: sourceLabels))
+    }
+    return Pipeline(source: first.text, steps: steps)
+  }
+
+  private static func step(
+    _ text: String, offset: Int, sourceLabels: Set<String>
+  ) throws(PipelineError) -> PipelineStep {
+    // name, then (args) or @T
+    let nameEnd = text.firstIndex { $0 == "(" || $0 == "@" } ?? text.endIndex
+    let name = String(text[..<nameEnd])
+    var arguments: String?
+    var time: Int?
+    let rest = text[nameEnd...]
+    if rest.hasPrefix("(") {
+      guard rest.hasSuffix(")") else {
+        throw PipelineError(
+          message: "'\(name)(' is never closed with ')'", offset: offset + name.count)
+      }
+      arguments = String(rest.dropFirst().dropLast()).trimmingCharacters
+    } else if rest.hasPrefix("@") {
+      guard let frame = Int(rest.dropFirst()), frame >= 0 else {
+        throw PipelineError(
+          message: "'\(name)@' needs a frame number, like \(name)@5",
+          offset: offset + name.count + 1)
+      }
+      time = frame
+    } else if !rest.isEmpty {
+      throw PipelineError(message: "unexpected '\(rest)'", offset: offset + name.count)
+    }
+    func noArguments(_ step: PipelineStep) throws(PipelineError) -> PipelineStep {
+      guard arguments == nil, time == nil else {
+        throw PipelineError(message: "'\(name)' takes no arguments", offset: offset + name.count)
+      }
+      return step
+    }
+    func argument(_ usage: String) throws(PipelineError) -> String {
+      guard let arguments, !arguments.isEmpty else {
+        throw PipelineError(message: "'\(name)' needs an argument: \(usage)", offset: offset)
+      }
+      return arguments
+    }
+    func label(_ usage: String) throws(PipelineError) -> String {
+      let label = try argument(usage)
+      guard sourceLabels.contains(label) else {
+        throw PipelineError(
+          message: "'\(label)' is not a source of this table; its sources are "
+            + sourceLabels.sorted().joined(separator: ", "),
+          offset: offset + name.count + 1)
+      }
+      return label
+    }
+    func character(_ usage: String) throws(PipelineError) -> Character {
+      let text = try argument(usage)
+      guard text.count == 1, let character = text.first else {
+        throw PipelineError(
+          message: "'\(name)' needs one value character: \(usage)", offset: offset)
+      }
+      return character
+    }
+    func frame() throws(PipelineError) -> Int {
+      guard let time else {
+        throw PipelineError(message: "'\(name)' needs a frame: \(name)@T", offset: offset)
+      }
+      return time
+    }
+    switch name {
+    case "publish": return try noArguments(.publish)
+    case "autoconnect": return try noArguments(.autoconnect)
+    case "replay": return try noArguments(.replay)
+    case "replayLast": return try noArguments(.replayLast)
+    case "replayLazily": return try noArguments(.replayLazily)
+    case "ignoreValues": return try noArguments(.ignoreValues)
+    case "connect": return .connect(at: try frame())
+    case "dispose-connection": return .disposeConnection(at: try frame())
+    case "merge": return .merge(try label("merge(label)"))
+    case "concat": return .concat(try label("concat(label)"))
+    case "then": return .then(try label("then(label)"))
+    case "catch": return .catchTo(try label("catch(label)"))
+    case "startWith": return .startWith(try character("startWith(x)"))
+    case "channel":
+      guard arguments != nil else { return try noArguments(.channel(nil)) }
+      return .channel(try label("channel(label)"))
+    case "take":
+      guard let count = Int(try argument("take(N)")), count >= 0 else {
+        throw PipelineError(
+          message: "'take' needs a count of zero or more: take(N)", offset: offset)
+      }
+      return .take(count)
+    case "filter":
+      let kept = try argument("filter(a b c), the values to keep").filter { !$0.isWhitespace }
+      return .filter(Set(kept))
+    case "map":
+      let how = try argument("map(upper), map(lower) or map(a>x b>y)")
+      if how == "upper" { return .mapUppercased }
+      if how == "lower" { return .mapLowercased }
+      var table: [Character: Character] = [:]
+      for pair in how.split(separator: " ") {
+        let sides = pair.split(separator: ">")
+        guard sides.count == 2, sides[0].count == 1, sides[1].count == 1 else {
+          throw PipelineError(
+            message: "map takes upper, lower, or pairs like a>x b>y (got '\(pair)')", offset: offset
+          )
+        }
+        table[sides[0].first!] = sides[1].first!
+      }
+      return .mapCharacters(table)
+    case "multicast":
+      let kind = try argument(
+        "multicast(subject), multicast(replay), multicast(replay N) or multicast(behavior x)")
+      let words = kind.split(separator: " ")
+      switch (words.first, words.count) {
+      case ("subject", 1): return .multicast(.plain)
+      case ("replay", 1): return .multicast(.replay(capacity: .max))
+      case ("replay", 2):
+        guard let capacity = Int(words[1]), capacity >= 0 else { break }
+        return .multicast(.replay(capacity: capacity))
+      case ("behavior", 2) where words[1].count == 1:
+        return .multicast(.behavior(initial: words[1].first!))
+      default: break
+      }
+      throw PipelineError(
+        message: "multicast takes subject, replay, replay N or behavior x (got '\(kind)')",
+        offset: offset + name.count + 1)
+    default:
+      let nearest = PipelineStep.names.min { distance($0, name) < distance($1, name) }!
+      throw PipelineError(
+        message: "unknown step '\(name)'; did you mean '\(nearest)'? The steps are "
+          + PipelineStep.names.joined(separator: ", "),
+        offset: offset)
+    }
+  }
+}
+
+/// A mistake in a `pipeline:` line: what, and where (0-based offset in the line's value).
+struct PipelineError: Error {
+  var message: String
+  var offset: Int
+}
+
+/// The edit distance between two names (case-insensitive), for "did you mean".
+func distance(_ a: String, _ b: String) -> Int {
+  let a = Array(a.lowercased()), b = Array(b.lowercased())
+  var previous = Array(0...b.count)
+  for i in 1...max(1, a.count) where !a.isEmpty {
+    var current = [i] + Array(repeating: 0, count: b.count)
+    for j in stride(from: 1, through: b.count, by: 1) {
+      current[j] = min(
+        previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+    }
+    previous = current
+  }
+  return a.isEmpty ? b.count : previous[b.count]
+}
+
+extension String {
+  var trimmingCharacters: String {
+    replacing(/^\s+|\s+$/, with: "")
+  }
+}

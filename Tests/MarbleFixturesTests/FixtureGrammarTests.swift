@@ -1,0 +1,127 @@
+import MarbleFixtures
+import MarbleTesting
+import Testing
+
+@Suite struct FixtureGrammarTests {
+  func firstScenario(_ text: String) throws -> Scenario {
+    try #require(try Fixtures.parse(text, path: "t.marbles").scenarios.first)
+  }
+
+  @Test func readsHeadersValuesAndRows() throws {
+    let file = try Fixtures.parse(
+      """
+      // a comment
+      title: one
+      frame: 100ms
+      values: a = package 1, b = package 2
+      pipeline: src | replay
+
+      src   cold  -a-b|
+      sub1  gets  -a-b|
+
+      title: two
+      pipeline: src
+      src   cold  -a|
+      sub1  gets  -a|
+      """, path: "t.marbles")
+    #expect(file.scenarios.map(\.title) == ["one", "two"])
+    let first = try #require(file.scenarios.first)
+    #expect(first.frame == .milliseconds(100))
+    #expect(first.values == ["a": "package 1", "b": "package 2"])
+    #expect(first.line == 2)
+    #expect(first.table.rows.map(\.line) == [7, 8])
+    #expect(try Fixtures.run(first).passed)
+  }
+
+  @Test func aFailingScenarioPrintsTheTableDiff() throws {
+    let scenario = try firstScenario(
+      """
+      title: wrong on purpose
+      pipeline: src
+      src   cold  -a|
+      sub1  gets  --a|
+      """)
+    let result = try Fixtures.run(scenario)
+    #expect(!result.passed)
+    #expect(
+      result.text == """
+        src   cold  -a|
+        sub1  gets  --a|
+               was  -a|
+                     ^
+
+        sub1 got unexpected `a` at frame 1 (expected at frame 2)
+        """)
+  }
+
+  @Test func showPrintsWhatHappened() throws {
+    let scenario = try firstScenario(
+      """
+      title: show
+      pipeline: src | replayLazily
+      src   cold  -a|
+      sub1  sub   --^---
+      sub2  sub   -----^
+      src   subs  ^
+      """)
+    #expect(
+      try Fixtures.show(scenario) == """
+        src   cold  -a|
+        sub1  sub   --^---
+        sub1  gets  ---a|
+        sub2  sub   -----^
+        sub2  gets  -----(a|)
+        src   subs  --^-!
+        """)
+  }
+
+  @Test func anUnknownStepNamesTheNearestOneWithFileLineAndColumn() {
+    #expect {
+      try Fixtures.run(
+        try firstScenario(
+          """
+          title: typo
+          pipeline: src | replayLazly
+          src   cold  -a|
+          """))
+    } throws: { error in
+      let text = "\(error)"
+      return text.hasPrefix(
+        "t.marbles:2:17: unknown step 'replayLazly'; did you mean 'replayLazily'?")
+        && text.hasSuffix("\n  pipeline: src | replayLazly\n                  ^")
+    }
+  }
+
+  @Test func mistakesArePositioned() {
+    func error(_ text: String) -> String {
+      do {
+        let file = try Fixtures.parse(text, path: "f.marbles")
+        for scenario in file.scenarios { _ = try Fixtures.run(scenario) }
+        return "no error"
+      } catch {
+        return "\(error)".split(separator: "\n").first.map(String.init) ?? ""
+      }
+    }
+    #expect(
+      error("pipeline: src")
+        == "f.marbles:1:1: 'pipeline:' comes before any 'title:'; a scenario starts with its title")
+    #expect(
+      error("title: t\nsrc cold -a|") == "f.marbles:1:1: the scenario 't' has no 'pipeline:' line")
+    #expect(
+      error("title: t\nframe: fast\npipeline: s\ns cold -a|")
+        == "f.marbles:2:8: 'fast' is not a frame length; write it like 100ms, 1s, 1.5s or 2m")
+    #expect(
+      error("title: t\npipeline: nope\ns  cold  -a|")
+        == "f.marbles:2:11: the pipeline starts from 'nope', but the table's sources are s")
+    #expect(
+      error("title: t\npipeline: s | take(x)\ns  cold  -a|")
+        == "f.marbles:2:15: 'take' needs a count of zero or more: take(N)")
+    #expect(
+      error("title: t\npipeline: s\ns  cold  -a-(b|") == "f.marbles:3:13: '(' is never closed")
+    #expect(
+      error("title: t\npipeline: s\ns  warm  -a|")
+        == "f.marbles:3:4: unknown row kind 'warm'; a row's kind is one of hot, cold, sub, gets, subs"
+    )
+    #expect(error("// nothing") == "f.marbles:1:1: the file has no scenario (no 'title:' line)")
+  }
+}
