@@ -44,6 +44,8 @@ let package = Package(
     .testTarget(
       name: "MarblesCLITests",
       dependencies: ["marbles"],
+      // Deliberately broken fixtures the tests run the executable on; not Swift sources.
+      exclude: ["Fixtures"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

@@ -242,6 +242,8 @@ public final class TestScheduler: Scheduler {
         guard let time = state.queue.firstTime, limit.map({ time <= $0 }) ?? true,
           let first = state.queue.popFirst()
         else { return nil }
+        // A cancelled action is dropped without moving the clock: it never happened.
+        if first.action.isDisposed { return first }
         state.now = max(state.now, first.time)
         state.running = (first.generation, first.action.chainStart)
         return first
