@@ -31,7 +31,7 @@ package enum Fixtures {
 
   private static func execute(_ scenario: Scenario) throws(FixtureError) -> TableReport {
     let sourceLabels = Set(
-      scenario.table.rows.filter { $0.kind == .hot || $0.kind == .cold }.map(\.label))
+      scenario.table.rows.filter(\.kind.isSource).map(\.label))
     let pipeline: Pipeline
     do {
       pipeline = try Pipeline.parse(scenario.pipeline, sourceLabels: sourceLabels)
@@ -132,6 +132,8 @@ package enum Fixtures {
         stage = .signal(stage.signal.then { next })
       case .catchTo(let label):
         stage = .signal(stage.signal.catch(to: sources[label].asSignal()))
+      case .delay(let frames):
+        stage = .signal(stage.signal.delay(scheduler.tick * frames, on: scheduler))
       case .channel(let following):
         let channel = Channel<String, TestError>()
         let leading = stage.signal

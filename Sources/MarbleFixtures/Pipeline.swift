@@ -31,12 +31,14 @@ enum PipelineStep: Sendable, Equatable {
   /// Feeds the signal into a `Channel`'s leading terminal (and the labelled source, if any, into its
   /// following terminal) and continues with the following terminal: what its subscribers receive.
   case channel(String?)
+  /// Delays values and completion by T frames.
+  case delay(Int)
 
   /// Every step name, for `--help` and for suggesting the nearest name to a typo.
   static let names = [
     "publish", "multicast", "connect", "dispose-connection", "autoconnect", "replay", "replayLast",
     "replayLazily", "map", "filter", "take", "startWith", "ignoreValues", "merge", "concat", "then",
-    "catch", "channel",
+    "catch", "channel", "delay",
   ]
 }
 
@@ -148,6 +150,12 @@ struct Pipeline: Sendable {
     case "then": return .then(try label("then(label)"))
     case "catch": return .catchTo(try label("catch(label)"))
     case "startWith": return .startWith(try character("startWith(x)"))
+    case "delay":
+      guard let frames = Int(try argument("delay(T), T frames")), frames >= 0 else {
+        throw PipelineError(
+          message: "'delay' needs a whole number of frames: delay(T)", offset: offset)
+      }
+      return .delay(frames)
     case "channel":
       guard arguments != nil else { return try noArguments(.channel(nil)) }
       return .channel(try label("channel(label)"))

@@ -120,7 +120,7 @@ import Testing
       error("title: t\npipeline: s\ns  cold  -a-(b|") == "f.marbles:3:13: '(' is never closed")
     #expect(
       error("title: t\npipeline: s\ns  warm  -a|")
-        == "f.marbles:3:4: unknown row kind 'warm'; a row's kind is one of hot, cold, sub, gets, subs"
+        == "f.marbles:3:4: unknown row kind 'warm'; a row's kind is one of hot, send, cold, sub, gets, subs"
     )
     #expect(error("// nothing") == "f.marbles:1:1: the file has no scenario (no 'title:' line)")
   }

@@ -15,6 +15,7 @@
 /// | kind   | the row says                                                                   |
 /// |--------|--------------------------------------------------------------------------------|
 /// | `hot`  | a hot source named `label` and what it sends                                   |
+/// | `send` | a subject named `label` and what is sent to it (the same as `hot`)             |
 /// | `cold` | a cold source named `label` and what each subscription to it gets             |
 /// | `sub`  | subscriber `label` subscribes at `^` (and disposes at `!`) to the signal under test |
 /// | `gets` | what subscriber `label` must receive                                           |
@@ -31,6 +32,9 @@ public struct MarbleTable: Sendable, Equatable {
   public enum Kind: String, Sendable, Equatable, CaseIterable {
     /// A hot source.
     case hot
+    /// A subject fed directly from the row: what it is sent, at these frames (a hot source by
+    /// another name, for scenarios about subjects).
+    case send
     /// A cold source.
     case cold
     /// When a subscriber subscribes to (and disposes from) the signal under test.
@@ -111,7 +115,7 @@ public struct MarbleTable: Sendable, Equatable {
       axis = marbleColumn
       let marble = String(sourceLine.dropFirst(marbleColumn - 1))
         .replacing(/\s+$/, with: "")
-      if kind == .hot, let caret = marble.firstIndex(of: "^") {
+      if kind == .hot || kind == .send, let caret = marble.firstIndex(of: "^") {
         throw error(
           "a hot row in a table cannot move frame 0 with '^': frame 0 is the time-axis column "
             + "shared by every row",

@@ -84,13 +84,13 @@ extension MarbleTable {
 
     // Sources, in the order declared.
     var signals: [String: TestSignal<Value, Failure>] = [:]
-    for row in rows where row.kind == .hot || row.kind == .cold {
+    for row in rows where row.kind.isSource {
       guard signals[row.label] == nil else {
         throw row.error("the source '\(row.label)' is declared twice", at: 1)
       }
       let script = try events(row)
       signals[row.label] = TestSignal(
-        kind: row.kind == .hot ? .hot : .cold, events: script, scheduler: scheduler)
+        kind: row.kind == .cold ? .cold : .hot, events: script, scheduler: scheduler)
     }
     let sources = TableSources(scheduler: scheduler, signals: signals)
     let signal = pipeline(sources)
@@ -157,7 +157,7 @@ extension MarbleTable {
           String(repeating: " ", count: timeAxisColumn - 1)
             + String(repeating: " ", count: Self.firstDifferingFrame(expected, actual)) + "^")
         mismatches.append("\(row.label): \(diff.summary)")
-      case .hot, .cold, .sub:
+      case .hot, .send, .cold, .sub:
         continue
       }
     }
@@ -169,6 +169,11 @@ extension MarbleTable {
       mismatches: mismatches, text: output.joined(separator: "\n"),
       actual: actualTable(subscribers: subscribers, sources: signals, tick: tick))
   }
+}
+
+extension MarbleTable.Kind {
+  /// Whether the row declares a source (`hot`, `send` or `cold`).
+  public var isSource: Bool { self == .hot || self == .send || self == .cold }
 }
 
 extension MarbleTable {
@@ -196,7 +201,7 @@ extension MarbleTable {
     let labelsWithGets = Set(rows.filter { $0.kind == .gets }.map(\.label))
     for row in rows {
       switch row.kind {
-      case .hot, .cold:
+      case .hot, .send, .cold:
         lines.append(row.sourceLine)
       case .sub:
         lines.append(row.sourceLine)

@@ -49,7 +49,7 @@ import Testing
       #expect(error.column == 6)
       #expect(
         error.description == """
-          line 7, column 6: unknown row kind 'warm'; a row's kind is one of hot, cold, sub, gets, subs
+          line 7, column 6: unknown row kind 'warm'; a row's kind is one of hot, send, cold, sub, gets, subs
             src  warm  -a-
                  ^
           """)
