@@ -1,0 +1,171 @@
+import MarbleFixtures
+
+/// The loop behind `marbles run` and `marbles show`: find the files, read and parse each, pick
+/// the scenarios the filter lets through, and run or show them in file order.
+///
+/// A problem with one file — an unreadable path, a syntax error, a pipeline that cannot be
+/// built — is written to standard error (`path:line:column: message`, the line and a caret) and
+/// the remaining files still run, so one broken fixture does not hide the others' results; the
+/// command then exits with ``ExitStatus/error``. A file's headers and rows are parsed whole
+/// before the filter looks at its scenarios, so `--filter` cannot hide an error there; a marble or
+/// pipeline is only read when its scenario runs, so an error in a scenario the filter leaves out
+/// goes unreported.
+struct FixtureRunner {
+  /// Only scenarios whose title or file path contains this text, ignoring case.
+  var filter: String?
+  /// How to decorate the output.
+  var style: OutputStyle
+  /// Where to write.
+  var console: Console
+
+  /// What a run found.
+  struct Tally: Sendable, Equatable {
+    /// Scenarios whose expectations held.
+    var passed = 0
+    /// Scenarios with an expectation that did not hold.
+    var failed = 0
+    /// Paths, files and scenarios that could not be read or run.
+    var errors = 0
+    /// Scenarios the filter let through.
+    var selected = 0
+
+    /// The exit status: an error outranks a failure.
+    var status: ExitStatus {
+      errors > 0 ? .error : failed > 0 ? .failure : .success
+    }
+  }
+
+  /// Runs every selected scenario: prints its table as it ran and a `PASS` or `FAIL` line, then
+  /// the summary `N passed, M failed`.
+  ///
+  /// ```
+  /// Fixtures/replay.marbles:4: replayLazily subscribes once
+  ///   fetch  cold  ---r|
+  ///   …
+  /// PASS  Fixtures/replay.marbles: replayLazily subscribes once
+  ///
+  /// 1 passed, 0 failed
+  /// ```
+  ///
+  /// - Parameter paths: Files and folders.
+  /// - Returns: What the run found; its ``Tally/status`` is the exit status.
+  func run(_ paths: [String]) -> Tally {
+    let tally = forEachScenario(in: paths) { scenario, tally in
+      let location = "\(scenario.path): \(scenario.title)"
+      do throws(FixtureError) {
+        let result = try Fixtures.run(scenario)
+        console.output(header(scenario) + indented(result.text) + "\n")
+        if result.passed {
+          tally.passed += 1
+          console.output(style.pass("PASS") + "  \(location)\n\n")
+        } else {
+          tally.failed += 1
+          console.output(style.fail("FAIL") + "  \(location)\n\n")
+        }
+      } catch {
+        tally.errors += 1
+        console.output(header(scenario))
+        console.error(error.description + "\n")
+        console.output(style.fail("ERROR") + " \(location)\n\n")
+      }
+    }
+    console.output("\(tally.passed) passed, \(tally.failed) failed\n")
+    reportErrorCount(tally)
+    return tally
+  }
+
+  /// Prints every selected scenario's resulting timelines, without checking any expectation.
+  ///
+  /// - Parameter paths: Files and folders.
+  /// - Returns: What was found; its ``Tally/status`` is ``ExitStatus/success`` unless something
+  ///   could not be read or run.
+  func show(_ paths: [String]) -> Tally {
+    let tally = forEachScenario(in: paths) { scenario, tally in
+      do throws(FixtureError) {
+        let timelines = try Fixtures.show(scenario)
+        console.output(header(scenario) + indented(timelines) + "\n")
+      } catch {
+        tally.errors += 1
+        console.output(header(scenario))
+        console.error(error.description + "\n")
+        console.output(style.fail("ERROR") + " \(scenario.path): \(scenario.title)\n\n")
+      }
+    }
+    reportErrorCount(tally)
+    return tally
+  }
+
+  /// Reads and parses each fixture file the paths name, and calls `body` with each scenario the
+  /// filter lets through, in order; reports unreadable paths and syntax errors on the way.
+  private func forEachScenario(
+    in paths: [String], _ body: (Scenario, inout Tally) -> Void
+  ) -> Tally {
+    var tally = Tally()
+    for expansion in FixtureFiles.expand(paths) {
+      let files: [String]
+      switch expansion {
+      case .success(let found):
+        files = found
+      case .failure(let problem):
+        tally.errors += 1
+        console.error(problem.description + "\n")
+        continue
+      }
+      for path in files {
+        let text: String
+        do throws(FixtureFiles.Problem) {
+          text = try FixtureFiles.read(path)
+        } catch {
+          tally.errors += 1
+          console.error(error.description + "\n")
+          continue
+        }
+        let fixture: FixtureFile
+        do throws(FixtureError) {
+          fixture = try Fixtures.parse(text, path: path)
+        } catch {
+          tally.errors += 1
+          console.error(error.description + "\n")
+          continue
+        }
+        for scenario in fixture.scenarios where matches(scenario) {
+          tally.selected += 1
+          body(scenario, &tally)
+        }
+      }
+    }
+    if let filter, tally.selected == 0 {
+      console.error("marbles: no scenario's title or file path contains '\(filter)'\n")
+    }
+    return tally
+  }
+
+  /// Whether the filter lets `scenario` through.
+  private func matches(_ scenario: Scenario) -> Bool {
+    guard let filter = filter?.lowercased() else { return true }
+    return scenario.title.lowercased().contains(filter)
+      || scenario.path.lowercased().contains(filter)
+  }
+
+  /// Closes a run that met errors with their count on standard error, after the summary.
+  private func reportErrorCount(_ tally: Tally) {
+    guard tally.errors > 0 else { return }
+    let noun = tally.errors == 1 ? "error" : "errors"
+    console.error("marbles: \(tally.errors) \(noun), reported above\n")
+  }
+
+  /// The dim `path:line: title` line above a scenario's table.
+  private func header(_ scenario: Scenario) -> String {
+    style.dim("\(scenario.path):\(scenario.line): \(scenario.title)") + "\n"
+  }
+
+  /// `text` with every non-empty line indented by two spaces, trailing spaces removed, and each
+  /// line ending in a newline.
+  private func indented(_ text: String) -> String {
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
+      $0.replacing(/\s+$/, with: "")
+    }
+    while lines.last?.isEmpty == true { lines.removeLast() }
+    return lines.map { $0.isEmpty ? "\n" : "  \($0)\n" }.joined()
+  }
+}

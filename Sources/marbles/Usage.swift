@@ -1,0 +1,37 @@
+/// The text `marbles --help` prints.
+enum Usage {
+  /// The usage text, ending in a newline.
+  static let text = """
+    OVERVIEW: Run marble fixtures: expectation tables for reactive code, in virtual time.
+
+    USAGE: marbles [run] [options] PATH...
+           marbles show [options] PATH...
+
+    COMMANDS:
+      run (default)   Run every scenario in the files and folders named. A folder means every
+                      *.marbles file inside it, recursively, in path order (hidden files and
+                      folders are skipped). Prints each table as it ran, a PASS or FAIL line
+                      per scenario, and a last line 'N passed, M failed'.
+      show            Print each scenario's resulting timelines without checking them.
+
+    OPTIONS:
+      --filter TEXT   Only the scenarios whose title or file path contains TEXT (ignoring case).
+      --no-color      Never colour the output. Colour is used only when standard output is a
+                      terminal and the NO_COLOR environment variable is unset or empty.
+      -h, --help      Show this help.
+      --version       Show the version.
+      --              Treat every later argument as a path.
+
+    EXIT STATUS:
+      0  every scenario that ran passed (also when --filter matched none)
+      1  an expectation failed
+      2  a usage error, an unreadable path, or a fixture with a syntax or pipeline error
+         (reported on standard error as path:line:column; the other files still run)
+
+    EXAMPLES:
+      marbles Fixtures
+      marbles --filter replayLazily Fixtures
+      marbles show Fixtures/seed004-publish.marbles
+
+    """
+}

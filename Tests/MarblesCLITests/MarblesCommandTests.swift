@@ -1,0 +1,234 @@
+import Foundation
+import Testing
+
+/// The `marbles` executable, run as a subprocess from the package root: exit statuses, what goes
+/// to standard output and standard error, and colour.
+@Suite struct MarblesCommandTests {
+  /// The deliberately broken fixtures, relative to the package root.
+  static let brokenSyntax = "Tests/MarblesCLITests/Fixtures/broken-syntax.marbles"
+  static let failingExpectation = "Tests/MarblesCLITests/Fixtures/failing-expectation.marbles"
+  /// A shipped fixture, for single-file runs.
+  static let shipped = "Fixtures/seed004-six-requests.marbles"
+
+  /// The `N passed, M failed` summary: the last line of standard output.
+  func summary(_ output: CommandOutput) -> (passed: Int, failed: Int)? {
+    guard let last = output.stdoutLines.dropLast().last,
+      let match = last.wholeMatch(of: /(\d+) passed, (\d+) failed/)
+    else { return nil }
+    return (Int(match.1)!, Int(match.2)!)
+  }
+
+  @Test func runsEveryShippedFixtureAndExits0() throws {
+    let output = try MarblesExecutable.run(["Fixtures"])
+    #expect(output.status == 0, "\(output)")
+    #expect(output.stderr == "")
+    let counts = try #require(summary(output), "\(output)")
+    #expect(counts.passed > 0)
+    #expect(counts.failed == 0)
+    let verdicts = output.stdoutLines.filter { $0.hasPrefix("PASS  ") || $0.hasPrefix("FAIL  ") }
+    #expect(verdicts.count == counts.passed)
+    #expect(verdicts.allSatisfy { $0.hasPrefix("PASS  Fixtures/") && $0.contains(".marbles: ") })
+  }
+
+  @Test func theRunCommandWordIsOptional() throws {
+    let implicit = try MarblesExecutable.run([Self.shipped])
+    let explicit = try MarblesExecutable.run(["run", Self.shipped])
+    #expect(implicit.status == 0)
+    #expect(explicit.stdout == implicit.stdout)
+    #expect(explicit.status == implicit.status)
+  }
+
+  @Test func aSyntaxErrorNamesFileLineAndColumnWithACaretAndExits2() throws {
+    let output = try MarblesExecutable.run([Self.brokenSyntax])
+    #expect(output.status == 2, "\(output)")
+    #expect(
+      output.stderr == """
+        \(Self.brokenSyntax):7:16: '(' is never closed
+          sub1  gets  -a-(b|
+                         ^
+        marbles: 1 error, reported above
+
+        """)
+    #expect(output.stdout.contains("ERROR \(Self.brokenSyntax): an unclosed group\n"))
+    #expect(output.stdoutLines.suffix(2) == ["0 passed, 0 failed", ""])
+  }
+
+  @Test func aFailedExpectationPrintsTheWasRowAndAFailLineAndExits1() throws {
+    let output = try MarblesExecutable.run([Self.failingExpectation])
+    #expect(output.status == 1, "\(output)")
+    #expect(output.stderr == "")
+    #expect(
+      output.stdout.contains(
+        """
+          sub1  gets  --a|
+                 was  -a|
+                       ^
+        """), "\(output)")
+    #expect(
+      output.stdoutLines.contains(
+        "FAIL  \(Self.failingExpectation): a deliberately wrong expectation"))
+    let counts = try #require(summary(output))
+    #expect(counts.passed == 0 && counts.failed == 1)
+  }
+
+  @Test func anErrorOutranksAFailureAndTheOtherFilesStillRun() throws {
+    let output = try MarblesExecutable.run(["Tests/MarblesCLITests/Fixtures", Self.shipped])
+    #expect(output.status == 2, "\(output)")
+    #expect(output.stderr.hasPrefix("\(Self.brokenSyntax):7:16: "))
+    #expect(output.stdout.contains("FAIL  \(Self.failingExpectation): "))
+    #expect(output.stdout.contains("PASS  \(Self.shipped): "))
+    // Folders are walked in path order: broken-syntax before failing-expectation.
+    let broken = try #require(output.stdout.range(of: Self.brokenSyntax))
+    let failing = try #require(output.stdout.range(of: Self.failingExpectation))
+    #expect(broken.lowerBound < failing.lowerBound)
+    let counts = try #require(summary(output))
+    #expect(counts.failed == 1)
+    #expect(counts.passed > 0)
+  }
+
+  @Test(arguments: ["--help", "-h"]) func helpPrintsTheUsageAndExits0(option: String) throws {
+    let output = try MarblesExecutable.run([option])
+    #expect(output.status == 0)
+    #expect(output.stderr == "")
+    #expect(output.stdout.hasPrefix("OVERVIEW: "))
+    for text in [
+      "USAGE: marbles [run] [options] PATH...", "--filter TEXT", "--no-color", "NO_COLOR",
+    ] {
+      #expect(output.stdout.contains(text), "\(text)")
+    }
+  }
+
+  @Test func helpWinsOverAMistakeOnTheSameLine() throws {
+    let output = try MarblesExecutable.run(["--bogus", "--help"])
+    #expect(output.status == 0)
+    #expect(output.stdout.hasPrefix("OVERVIEW: "))
+  }
+
+  @Test func versionPrintsTheNameAndVersion() throws {
+    let output = try MarblesExecutable.run(["--version"])
+    #expect(output.status == 0)
+    #expect(output.stderr == "")
+    #expect(output.stdout.wholeMatch(of: /marbles \d+\.\d+\.\d+\S*\n/) != nil, "\(output)")
+  }
+
+  @Test func anUnknownOptionIsAUsageErrorWithAHint() throws {
+    let output = try MarblesExecutable.run(["--filtr", "replay", "Fixtures"])
+    #expect(output.status == 2)
+    #expect(output.stdout == "")
+    #expect(
+      output.stderr == """
+        marbles: unknown option '--filtr'
+        Did you mean '--filter'? Run 'marbles --help' for usage.
+
+        """)
+  }
+
+  @Test func noPathsIsAUsageError() throws {
+    let output = try MarblesExecutable.run([])
+    #expect(output.status == 2)
+    #expect(output.stderr.hasPrefix("marbles: no fixture files or folders given\n"))
+  }
+
+  @Test func aMissingPathExits2AndNamesIt() throws {
+    let output = try MarblesExecutable.run(["Fixtures/no-such.marbles"])
+    #expect(output.status == 2)
+    #expect(output.stderr.hasPrefix("marbles: Fixtures/no-such.marbles: no such file or folder\n"))
+    #expect(output.stdout == "0 passed, 0 failed\n")
+  }
+
+  @Test func filterKeepsScenariosWhosePathContainsTheText() throws {
+    let all = try #require(summary(try MarblesExecutable.run(["Fixtures"])))
+    let output = try MarblesExecutable.run(["--filter", "six-requests", "Fixtures"])
+    #expect(output.status == 0, "\(output)")
+    let counts = try #require(summary(output))
+    #expect(counts.passed > 0)
+    #expect(counts.passed < all.passed)
+    let verdicts = output.stdoutLines.filter { $0.hasPrefix("PASS  ") }
+    #expect(verdicts.count == counts.passed)
+    #expect(verdicts.allSatisfy { $0.hasPrefix("PASS  \(Self.shipped): ") })
+  }
+
+  @Test func filterMatchesTitlesIgnoringCase() throws {
+    let output = try MarblesExecutable.run([
+      "--filter=DELIBERATELY WRONG", Self.failingExpectation, Self.shipped,
+    ])
+    #expect(output.status == 1, "\(output)")
+    let counts = try #require(summary(output))
+    #expect(counts.passed == 0 && counts.failed == 1)
+  }
+
+  @Test func filterMatchingNothingSaysSoAndExits0() throws {
+    let output = try MarblesExecutable.run(["Fixtures", "--filter", "no scenario is called this"])
+    #expect(output.status == 0)
+    #expect(output.stdout == "0 passed, 0 failed\n")
+    #expect(
+      output.stderr
+        == "marbles: no scenario's title or file path contains 'no scenario is called this'\n")
+  }
+
+  @Test func showPrintsTimelinesWithoutVerdicts() throws {
+    let output = try MarblesExecutable.run(["show", Self.failingExpectation])
+    #expect(output.status == 0, "\(output)")
+    #expect(output.stderr == "")
+    #expect(
+      output.stdout == """
+        \(Self.failingExpectation):4: a deliberately wrong expectation
+          src   cold  -a|
+          sub1  gets  -a|
+
+
+        """)
+  }
+
+  @Test func showReportsASyntaxErrorAndExits2() throws {
+    let output = try MarblesExecutable.run(["show", Self.brokenSyntax])
+    #expect(output.status == 2)
+    #expect(output.stderr.hasPrefix("\(Self.brokenSyntax):7:16: '(' is never closed\n"))
+  }
+
+  @Test func showWithoutAFileIsAUsageError() throws {
+    let output = try MarblesExecutable.run(["show"])
+    #expect(output.status == 2)
+    #expect(output.stderr.hasPrefix("marbles: 'show' needs a fixture file\n"))
+  }
+
+  // MARK: Colour
+
+  static let escape = "\u{1B}["
+
+  @Test func pipedOutputHasNoColour() throws {
+    for path in [Self.shipped, Self.failingExpectation, Self.brokenSyntax] {
+      let output = try MarblesExecutable.run([path])
+      #expect(!output.stdout.contains(Self.escape), "\(path)")
+      #expect(!output.stderr.contains(Self.escape), "\(path)")
+    }
+  }
+
+  @Test func aTerminalGetsColour() throws {
+    let output = try MarblesExecutable.run([Self.shipped], terminal: true)
+    #expect(output.status == 0, "\(output)")
+    #expect(output.stdout.contains("\u{1B}[32mPASS\u{1B}[0m  \(Self.shipped): "), "\(output)")
+    #expect(output.stdout.contains("\u{1B}[2m\(Self.shipped):"))
+    let failing = try MarblesExecutable.run([Self.failingExpectation], terminal: true)
+    #expect(failing.stdout.contains("\u{1B}[31mFAIL\u{1B}[0m  \(Self.failingExpectation): "))
+  }
+
+  @Test func anEmptyNoColorVariableStillAllowsColour() throws {
+    let output = try MarblesExecutable.run(
+      [Self.shipped], environment: ["NO_COLOR": ""], terminal: true)
+    #expect(output.stdout.contains(Self.escape))
+  }
+
+  @Test(arguments: [
+    (["--no-color"], [String: String?]()),
+    ([], ["NO_COLOR": "1"]),
+  ])
+  func noColourOnATerminalWhenAskedNotTo(options: [String], environment: [String: String?]) throws {
+    let output = try MarblesExecutable.run(
+      options + [Self.shipped, Self.failingExpectation], environment: environment, terminal: true)
+    #expect(output.status == 1, "\(output)")
+    #expect(output.stdout.contains("PASS  "))
+    #expect(output.stdout.contains("FAIL  "))
+    #expect(!output.stdout.contains(Self.escape))
+  }
+}
