@@ -25,6 +25,8 @@ format:
 check-imports:
 	@bad=$$(grep -rnE '^[[:space:]]*(@preconcurrency |public |package |internal )?import (Foundation|FoundationEssentials|XCTest|Testing)([[:space:]]|$$)' $(wildcard $(ZERO_DEP_MODULES)) 2>/dev/null); \
 	if [ -n "$$bad" ]; then echo "forbidden imports in zero-dependency modules:"; echo "$$bad"; exit 1; fi; \
+	cli=$$(grep -rnE '^[[:space:]]*(@preconcurrency |public |package |internal )?import (XCTest|Testing|Marbles|MarbleTesting|Signals)([[:space:]]|$$)' Sources/MarblesCLI); \
+	if [ -n "$$cli" ]; then echo "the marbles command may import only MarbleFixtures (and FoundationEssentials):"; echo "$$cli"; exit 1; fi; \
 	echo "check-imports: ok"
 
 clean:
@@ -34,6 +36,6 @@ clean:
 bench:
 	BENCH_FILTER="$(FILTER)" $(SWIFT) run -c release --package-path Benchmarks MarblesBenchmarks
 
-## The seed stories, run in virtual time (until the `marbles` fixture runner lands).
+## The main job: every fixture from the command line — each table, PASS/FAIL, a summary.
 demo:
-	$(SWIFT) test --filter SeedStories
+	$(SWIFT) run marbles Fixtures

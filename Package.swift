@@ -16,7 +16,7 @@ let package = Package(
     .library(name: "Signals", targets: ["Signals"]),
     .library(name: "MarbleTesting", targets: ["MarbleTesting"]),
     .library(name: "Marbles", targets: ["Marbles"]),
-    .executable(name: "marbles", targets: ["marbles"]),
+    .executable(name: "marbles", targets: ["MarblesCLI"]),
   ],
   targets: [
     .target(name: "Signals", swiftSettings: swiftSettings),
@@ -31,8 +31,10 @@ let package = Package(
       dependencies: ["MarbleTesting", "Signals"],
       swiftSettings: swiftSettings
     ),
+    // The `marbles` command. The target is not named `marbles`: on a case-insensitive file system
+    // (macOS's default) its module would clash with the `Marbles` library's.
     .executableTarget(
-      name: "marbles",
+      name: "MarblesCLI",
       dependencies: ["MarbleFixtures"],
       swiftSettings: swiftSettings
     ),
@@ -43,7 +45,7 @@ let package = Package(
     ),
     .testTarget(
       name: "MarblesCLITests",
-      dependencies: ["marbles"],
+      dependencies: ["MarblesCLI"],
       // Deliberately broken fixtures the tests run the executable on; not Swift sources.
       exclude: ["Fixtures"],
       swiftSettings: swiftSettings

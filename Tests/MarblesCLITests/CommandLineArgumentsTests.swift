@@ -1,5 +1,5 @@
 import Testing
-import marbles
+import MarblesCLI
 
 /// The argument parser as a value: no process, no file system.
 @Suite struct CommandLineArgumentsTests {

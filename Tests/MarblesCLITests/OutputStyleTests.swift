@@ -1,5 +1,5 @@
 import Testing
-import marbles
+import MarblesCLI
 
 /// When `marbles` colours its output, and what the colours are.
 @Suite struct OutputStyleTests {

@@ -184,6 +184,16 @@ extension MarbleTable {
     sources: [String: TestSignal<Value, Failure>], tick: Duration
   ) -> String where Value: Equatable {
     let attoseconds = MarbleTime.tickAttoseconds(tick)
+    /// A subscriber's events drawn on the axis; with no terminal event, the timeline runs on with
+    /// `-` to the length of the row it stands for, so an empty or open-ended result still reads as
+    /// a timeline.
+    func events(_ subscriber: TestSubscriber<Value, Failure>, alongside row: Row) -> String {
+      let drawn = MarblePrinter.diagram(
+        subscriber.events, tick: attoseconds, longestDashRun: .max, isSame: { $0 == $1 }
+      ).marbles
+      guard subscriber.events.last?.value.isTerminal != true else { return drawn }
+      return drawn + String(repeating: "-", count: max(0, row.marble.count - drawn.count))
+    }
     func line(_ row: Row, kind: Kind, _ drawn: String) -> String {
       let lead = Array(row.sourceLine.prefix(timeAxisColumn - 1))
       guard kind != row.kind else { return String(lead) + drawn }
@@ -206,15 +216,11 @@ extension MarbleTable {
       case .sub:
         lines.append(row.sourceLine)
         if !labelsWithGets.contains(row.label), let subscriber = subscribers[row.label] {
-          let drawn = MarblePrinter.diagram(
-            subscriber.events, tick: attoseconds, longestDashRun: .max, isSame: { $0 == $1 })
-          lines.append(line(row, kind: .gets, drawn.marbles))
+          lines.append(line(row, kind: .gets, events(subscriber, alongside: row)))
         }
       case .gets:
         guard let subscriber = subscribers[row.label] else { continue }
-        let drawn = MarblePrinter.diagram(
-          subscriber.events, tick: attoseconds, longestDashRun: .max, isSame: { $0 == $1 })
-        lines.append(line(row, kind: .gets, drawn.marbles))
+        lines.append(line(row, kind: .gets, events(subscriber, alongside: row)))
       case .subs:
         guard !drawnSubs.contains(row.label), let source = sources[row.label] else { continue }
         drawnSubs.insert(row.label)
