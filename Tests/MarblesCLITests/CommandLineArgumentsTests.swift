@@ -1,5 +1,5 @@
-import Testing
 import MarblesCLI
+import Testing
 
 /// The argument parser as a value: no process, no file system.
 @Suite struct CommandLineArgumentsTests {

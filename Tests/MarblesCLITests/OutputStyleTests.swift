@@ -1,5 +1,5 @@
-import Testing
 import MarblesCLI
+import Testing
 
 /// When `marbles` colours its output, and what the colours are.
 @Suite struct OutputStyleTests {
