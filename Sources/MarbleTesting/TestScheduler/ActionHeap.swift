@@ -43,6 +43,11 @@ struct ActionHeap {
   /// The time of the earliest entry, if any.
   var firstTime: Int? { keys.first?.time }
 
+  /// Whether a pending action has not been cancelled.
+  var containsLiveAction: Bool {
+    keys.contains { slots[$0.slot].action?.isDisposed == false }
+  }
+
   /// Every pending entry, in no particular order (for diagnostics).
   var entries: [Entry] {
     keys.map { key in

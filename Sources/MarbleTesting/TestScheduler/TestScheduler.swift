@@ -79,6 +79,15 @@ public final class TestScheduler: Scheduler {
     state.withLock { $0.queue.isEmpty }
   }
 
+  /// Whether any action that has not been cancelled is waiting to run.
+  ///
+  /// The check for "disposing cancelled all pending work": after a disposal, an operator that
+  /// cleaned up leaves nothing here, though its cancelled actions stay queued (and are skipped)
+  /// until their time. O(n) in the queue's length.
+  public var hasScheduledWork: Bool {
+    state.withLock { state in state.queue.containsLiveAction }
+  }
+
   /// How many actions are waiting, cancelled ones included until their time comes.
   public var pendingActionCount: Int {
     state.withLock { $0.queue.count }

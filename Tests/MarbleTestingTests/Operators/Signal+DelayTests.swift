@@ -28,7 +28,15 @@ import Testing
   }
 
   @Test func disposingCancelsPendingDeliveries() throws {
-    let (subscriber, source, scheduler) = try run("-a-b|", delay: 5, disposeAt: 4)
+    let scheduler = TestScheduler()
+    let source = try scheduler.cold("-a-b|")
+    let subscriber = scheduler.record(
+      source.delay(.milliseconds(5), on: scheduler), disposeAt: 4)
+    scheduler.advance(to: 3)
+    #expect(scheduler.hasScheduledWork, "a's delivery (at 6) and the disposal (at 4) wait")
+    scheduler.advance(to: 4)
+    #expect(!scheduler.hasScheduledWork, "the disposal cancelled every pending delivery")
+    scheduler.run()
     #expect(subscriber.events.isEmpty)
     #expect(source.subscriptions == [Subscription(0, 4)])
     #expect(scheduler.isIdle)
