@@ -1,0 +1,43 @@
+extension SignalProtocol {
+  /// Delivers each event in its own action scheduled on `scheduler`, in the order the source sent
+  /// them.
+  ///
+  ///     source:                 -a-b|
+  ///     deliver(on: scheduler): -a-b|     (each event in a scheduled action)
+  ///
+  /// Events wait in a queue with at most one action scheduled at a time: that action delivers the
+  /// oldest event and schedules the next, so the order holds on any scheduler, even one that runs
+  /// actions concurrently. On a `TestScheduler` the action runs later in the same tick, so frames do
+  /// not move. Errors and completion are delivered in order too, after the values before them (they
+  /// do not jump the queue). Disposing the subscription cancels the pending action and drops the
+  /// queued events.
+  ///
+  /// This is RAC 2.5's `deliverOn:`, RxSwift's `observe(on:)` and RxJS's `observeOn`.
+  ///
+  /// - Parameter scheduler: Where the events are delivered.
+  /// - Returns: The signal whose events arrive on `scheduler`.
+  public func deliver(on scheduler: some Scheduler) -> Signal<Value, Failure> {
+    Signal { downstream in
+      let state = Locked(DeliveryQueue<Value, Failure>())
+      // The one pending delivery action.
+      let pending = SerialDisposable()
+      @Sendable func deliverOldest() {
+        let (event, more) = state.withLock { $0.takeOldest() }
+        downstream.send(event)
+        if more { pending.inner = scheduler.schedule(deliverOldest) }
+      }
+      @Sendable func enqueue(_ event: Event<Value, Failure>) {
+        guard state.withLock({ $0.append(event) }) else { return }
+        pending.inner = scheduler.schedule(deliverOldest)
+      }
+      let disposables = CompoundDisposable([pending])
+      disposables.add(
+        self.subscribe(
+          next: { enqueue(.next($0)) },
+          error: { enqueue(.error($0)) },
+          completed: { enqueue(.completed) }
+        ))
+      return disposables
+    }
+  }
+}
