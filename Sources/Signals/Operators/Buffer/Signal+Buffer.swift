@@ -1,0 +1,76 @@
+extension SignalProtocol {
+  /// Collects values into arrays: a window opens with its first value and its array is sent when
+  /// `timeSpan` has passed or `count` values have arrived, whichever comes first.
+  ///
+  ///     source:                     -ab-----cde--f|
+  ///     buffer(3 frames, count: 3): ----x-----y---(z|)
+  ///
+  ///     where x = [a, b] (time), y = [c, d, e] (count), z = [f] (flushed by the completion)
+  ///
+  /// Completion sends the open window's values first, then completes; an error passes through at
+  /// once and drops them. Windows never send empty arrays: with no value there is no window and no
+  /// timer. Disposing the subscription, or its termination, cancels the window's timer.
+  ///
+  /// **Differences.** RAC 2.5's `bufferWithTime:onScheduler:` also opened a window with its first
+  /// value, but had no count. RxSwift's `buffer(timeSpan:count:scheduler:)` and RxJS's
+  /// `bufferTime(timeSpan, null, maxBufferSize)` run their windows back to back from subscription,
+  /// so they send an empty array for every window without values.
+  ///
+  /// **At the window's edge.** A window opened at tick `t` closes when its timer fires at tick
+  /// `t + timeSpan`; the operator reads no clock, so a value at that very tick joins the window if it
+  /// arrives before the timer fires — as a test signal's events do on a `TestScheduler`, being
+  /// queued before the operator's timers.
+  ///
+  /// - Parameters:
+  ///   - timeSpan: How long a window stays open after its first value.
+  ///   - count: How many values fill a window; positive.
+  ///   - scheduler: Where the windows' timers are scheduled.
+  /// - Returns: The signal of arrays.
+  /// - Precondition: `count > 0`.
+  public func buffer(timeSpan: Duration, count: Int, on scheduler: some Scheduler)
+    -> Signal<[Value], Failure>
+  {
+    precondition(count > 0, "buffer(timeSpan:count:on:) needs a positive count (got \(count)).")
+    return Signal { downstream in
+      let state = Locked(BufferState<Value>(count: count))
+      // The open window's timer.
+      let timer = SerialDisposable()
+      let disposables = CompoundDisposable([timer])
+      disposables.add(
+        self.subscribe(
+          next: { value in
+            switch state.withLock({ $0.next(value) }) {
+            case .startTimer(let generation):
+              timer.inner = scheduler.schedule(after: timeSpan) {
+                guard let values = state.withLock({ $0.timerFired(generation: generation) }) else {
+                  return
+                }
+                downstream.sendNext(values)
+              }
+            case .send(let values):
+              timer.inner = nil
+              downstream.sendNext(values)
+            case .ignore:
+              break
+            }
+          },
+          error: { error in
+            guard state.withLock({ $0.failed() }) else { return }
+            downstream.sendError(error)
+          },
+          completed: {
+            switch state.withLock({ $0.completed() }) {
+            case .flushAndComplete(let values):
+              downstream.sendNext(values)
+              downstream.sendCompleted()
+            case .complete:
+              downstream.sendCompleted()
+            case .ignore:
+              break
+            }
+          }
+        ))
+      return disposables
+    }
+  }
+}
