@@ -1,6 +1,8 @@
+import Dispatch
 import MarbleTesting
 import Marbles
 import Signals
+import Synchronization
 import Testing
 
 /// `deliver(on:)` on virtual time.
@@ -61,5 +63,34 @@ import Testing
     #expect(!scheduler.hasScheduledWork, "b's delivery was cancelled")
     assertMarbles(subscriber, "-a-")
     assertSubscriptions(source, "^--!")
+  }
+}
+
+/// `deliver(on:)` on a real, concurrent queue.
+@Suite struct SignalDeliverOnConcurrencyTests {
+  final class Received: Sendable {
+    private let values = Mutex<[Int]>([])
+    var all: [Int] { values.withLock { $0 } }
+    func append(_ value: Int) { values.withLock { $0.append(value) } }
+  }
+
+  @Test func theOrderHoldsOnASchedulerThatRunsActionsConcurrently() {
+    let scheduler = QueueScheduler(
+      queue: DispatchQueue(label: "deliver-on-test", attributes: .concurrent))
+    let subject = Subject<Int, Never>()
+    let received = Received()
+    let done = DispatchSemaphore(value: 0)
+    let subscription = subject.deliver(on: scheduler).subscribe(
+      next: { received.append($0) }, completed: { done.signal() })
+    let count = 20_000
+    for value in 0..<count {
+      subject.sendNext(value)
+      // Let the queue drain now and then, so that it runs empty between events.
+      if value % 7 == 0 { for _ in 0..<200 { _ = value &* value } }
+    }
+    subject.sendCompleted()
+    done.wait()
+    subscription.dispose()
+    #expect(received.all == Array(0..<count))
   }
 }

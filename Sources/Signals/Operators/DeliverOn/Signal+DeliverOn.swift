@@ -22,9 +22,11 @@ extension SignalProtocol {
       // The one pending delivery action.
       let pending = SerialDisposable()
       @Sendable func deliverOldest() {
-        let (event, more) = state.withLock { $0.takeOldest() }
-        downstream.send(event)
-        if more { pending.inner = scheduler.schedule(deliverOldest) }
+        downstream.send(state.withLock { $0.takeOldest() })
+        // Only the action that sent decides whether another is needed, after sending: no second
+        // action can start (and overtake) in between. Source events arrive one at a time, so this
+        // assignment never races with `enqueue`'s.
+        if state.withLock({ $0.delivered() }) { pending.inner = scheduler.schedule(deliverOldest) }
       }
       @Sendable func enqueue(_ event: Event<Value, Failure>) {
         guard state.withLock({ $0.append(event) }) else { return }
