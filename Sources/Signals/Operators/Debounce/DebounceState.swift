@@ -4,7 +4,7 @@
 /// Each value gets a new timer and a new generation; a timer that fires with an older generation
 /// was superseded (its cancellation raced with its firing) and sends nothing. The storage owns the
 /// lock and the timer; this type only decides.
-struct DebounceState<Value> {
+struct DebounceState<Value: Sendable>: Sendable {
   /// What to do with a value that just arrived.
   enum NextAction {
     /// Start a timer for `generation`, replacing the previous timer.

@@ -34,36 +34,40 @@ extension SignalProtocol {
     -> Signal<Value, Failure>
   {
     Signal { downstream in
-      let state = Locked(DebounceState<Value>())
+      // Decisions are made and their events queued under one lock, and sent in that order: a timer
+      // firing on one thread and a completion on another cannot send the completion before the
+      // value the timer took.
+      let delivery = OrderedDelivery(DebounceState<Value>(), downstream: downstream)
       // The current value's timer; setting a new one cancels the previous.
       let timer = SerialDisposable()
       let disposables = CompoundDisposable([timer])
       disposables.add(
         self.subscribe(
           next: { value in
-            guard case .startTimer(let generation) = state.withLock({ $0.next(value) }) else {
-              return
-            }
+            guard
+              case .startTimer(let generation) = delivery.update({ state, _ in state.next(value) })
+            else { return }
             timer.inner = scheduler.schedule(after: interval) {
-              guard
-                case .send(let value) = state.withLock({ $0.timerFired(generation: generation) })
-              else { return }
-              downstream.sendNext(value)
+              delivery.update { state, outgoing in
+                guard case .send(let value) = state.timerFired(generation: generation) else {
+                  return
+                }
+                outgoing.append(.next(value))
+              }
             }
           },
           error: { error in
-            guard state.withLock({ $0.failed() }) else { return }
-            downstream.sendError(error)
+            delivery.update { state, outgoing in
+              if state.failed() { outgoing.append(.error(error)) }
+            }
           },
           completed: {
-            switch state.withLock({ $0.completed() }) {
-            case .flushAndComplete(let value):
-              downstream.sendNext(value)
-              downstream.sendCompleted()
-            case .complete:
-              downstream.sendCompleted()
-            case .ignore:
-              break
+            delivery.update { state, outgoing in
+              switch state.completed() {
+              case .flushAndComplete(let value): outgoing += [.next(value), .completed]
+              case .complete: outgoing.append(.completed)
+              case .ignore: break
+              }
             }
           }
         ))
