@@ -39,33 +39,39 @@ extension SignalProtocol {
     -> Signal<Value, Failure>
   {
     Signal { downstream in
-      let state = Locked(ThrottleState<Value>(latest: latest))
+      // Decisions are made and their events queued under one lock, and sent in that order: a window
+      // closing on one thread and a completion on another cannot send the completion before the
+      // trailing value the window took.
+      let delivery = OrderedDelivery(ThrottleState<Value>(latest: latest), downstream: downstream)
       // The open window's timer.
       let window = SerialDisposable()
-      @Sendable func perform(_ action: ThrottleState<Value>.Action) {
-        guard case .sendAndOpenWindow(let value) = action else { return }
-        downstream.sendNext(value)
-        window.inner = scheduler.schedule(after: interval) {
-          perform(state.withLock { $0.windowClosed() })
+      @Sendable func update(
+        _ transition: (inout ThrottleState<Value>) -> ThrottleState<Value>.Action
+      ) {
+        let opensWindow = delivery.update { state, outgoing -> Bool in
+          guard case .sendAndOpenWindow(let value) = transition(&state) else { return false }
+          outgoing.append(.next(value))
+          return true
         }
+        guard opensWindow else { return }
+        window.inner = scheduler.schedule(after: interval) { update { $0.windowClosed() } }
       }
       let disposables = CompoundDisposable([window])
       disposables.add(
         self.subscribe(
-          next: { value in perform(state.withLock { $0.next(value) }) },
+          next: { value in update { $0.next(value) } },
           error: { error in
-            guard state.withLock({ $0.failed() }) else { return }
-            downstream.sendError(error)
+            delivery.update { state, outgoing in
+              if state.failed() { outgoing.append(.error(error)) }
+            }
           },
           completed: {
-            switch state.withLock({ $0.completed() }) {
-            case .flushAndComplete(let value):
-              downstream.sendNext(value)
-              downstream.sendCompleted()
-            case .complete:
-              downstream.sendCompleted()
-            case .ignore:
-              break
+            delivery.update { state, outgoing in
+              switch state.completed() {
+              case .flushAndComplete(let value): outgoing += [.next(value), .completed]
+              case .complete: outgoing.append(.completed)
+              case .ignore: break
+              }
             }
           }
         ))

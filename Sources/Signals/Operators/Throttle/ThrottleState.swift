@@ -2,7 +2,7 @@
 /// trailing value waiting for the window to close.
 ///
 /// The storage owns the lock and the window's timer; this type only decides.
-struct ThrottleState<Value> {
+struct ThrottleState<Value: Sendable>: Sendable {
   /// What to do with a value, or with a window that has just closed.
   enum Action {
     /// Send the value now and open a window (start its timer).
