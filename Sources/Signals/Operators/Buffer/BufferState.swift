@@ -5,7 +5,7 @@
 /// fires, whichever comes first. Each window has its own generation, so a timer that fires for a
 /// window already closed by its count sends nothing. The storage owns the lock and the timer; this
 /// type only decides.
-struct BufferState<Value> {
+struct BufferState<Value: Sendable>: Sendable {
   /// What to do with a value that just arrived.
   enum NextAction {
     /// The value opened a window: start its timer for `generation`.
@@ -14,6 +14,16 @@ struct BufferState<Value> {
     case send([Value])
     /// The value joined the open window, or the subscription has ended: do nothing.
     case ignore
+  }
+
+  /// What the storage does with the window's timer once a value's events are queued.
+  enum TimerAction: Sendable {
+    /// Start the timer of the window `generation`, which the value opened.
+    case start(generation: Int)
+    /// Cancel the timer: the value filled the window.
+    case cancel
+    /// Leave the timer alone.
+    case keep
   }
 
   /// What to do when the source completes.

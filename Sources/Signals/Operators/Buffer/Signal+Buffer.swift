@@ -32,41 +32,48 @@ extension SignalProtocol {
   {
     precondition(count > 0, "buffer(timeSpan:count:on:) needs a positive count (got \(count)).")
     return Signal { downstream in
-      let state = Locked(BufferState<Value>(count: count))
+      // Decisions are made and their events queued under one lock, and sent in that order: a timer
+      // closing a window on one thread and a value or completion on another cannot overtake it.
+      let delivery = OrderedDelivery(BufferState<Value>(count: count), downstream: downstream)
       // The open window's timer.
       let timer = SerialDisposable()
       let disposables = CompoundDisposable([timer])
       disposables.add(
         self.subscribe(
           next: { value in
-            switch state.withLock({ $0.next(value) }) {
-            case .startTimer(let generation):
-              timer.inner = scheduler.schedule(after: timeSpan) {
-                guard let values = state.withLock({ $0.timerFired(generation: generation) }) else {
-                  return
-                }
-                downstream.sendNext(values)
+            let action = delivery.update { state, outgoing -> BufferState<Value>.TimerAction in
+              switch state.next(value) {
+              case .startTimer(let generation): return .start(generation: generation)
+              case .send(let values):
+                outgoing.append(.next(values))
+                return .cancel
+              case .ignore: return .keep
               }
-            case .send(let values):
-              timer.inner = nil
-              downstream.sendNext(values)
-            case .ignore:
-              break
+            }
+            switch action {
+            case .start(let generation):
+              timer.inner = scheduler.schedule(after: timeSpan) {
+                delivery.update { state, outgoing in
+                  guard let values = state.timerFired(generation: generation) else { return }
+                  outgoing.append(.next(values))
+                }
+              }
+            case .cancel: timer.inner = nil
+            case .keep: break
             }
           },
           error: { error in
-            guard state.withLock({ $0.failed() }) else { return }
-            downstream.sendError(error)
+            delivery.update { state, outgoing in
+              if state.failed() { outgoing.append(.error(error)) }
+            }
           },
           completed: {
-            switch state.withLock({ $0.completed() }) {
-            case .flushAndComplete(let values):
-              downstream.sendNext(values)
-              downstream.sendCompleted()
-            case .complete:
-              downstream.sendCompleted()
-            case .ignore:
-              break
+            delivery.update { state, outgoing in
+              switch state.completed() {
+              case .flushAndComplete(let values): outgoing += [.next(values), .completed]
+              case .complete: outgoing.append(.completed)
+              case .ignore: break
+              }
             }
           }
         ))
