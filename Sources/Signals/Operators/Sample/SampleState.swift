@@ -2,7 +2,7 @@
 /// not sampled it yet.
 ///
 /// The storage owns the lock; this type only decides.
-struct SampleState<Value> {
+struct SampleState<Value: Sendable>: Sendable {
   private var unsampled: Value?
   private var isTerminated = false
 

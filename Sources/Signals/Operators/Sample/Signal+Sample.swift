@@ -25,27 +25,33 @@ extension SignalProtocol {
     -> Signal<Value, Failure>
   {
     Signal { downstream in
-      let state = Locked(SampleState<Value>())
+      // Decisions are made and their events queued under one lock, and sent in that order: a
+      // trigger sampling on one thread and the source completing on another cannot send the
+      // completion before the sampled value.
+      let delivery = OrderedDelivery(SampleState<Value>(), downstream: downstream)
       let error: @Sendable (Failure) -> Void = { error in
-        guard state.withLock({ $0.terminated() }) else { return }
-        downstream.sendError(error)
+        delivery.update { state, outgoing in
+          if state.terminated() { outgoing.append(.error(error)) }
+        }
       }
       let completed: @Sendable () -> Void = {
-        guard state.withLock({ $0.terminated() }) else { return }
-        downstream.sendCompleted()
+        delivery.update { state, outgoing in
+          if state.terminated() { outgoing.append(.completed) }
+        }
       }
       let disposables = CompoundDisposable()
       disposables.add(
         self.subscribe(
-          next: { value in state.withLock { $0.sourceSent(value) } },
+          next: { value in delivery.update { state, _ in state.sourceSent(value) } },
           error: error,
           completed: completed
         ))
       disposables.add(
         trigger.subscribe(
           next: { _ in
-            guard let value = state.withLock({ $0.triggered() }) else { return }
-            downstream.sendNext(value)
+            delivery.update { state, outgoing in
+              if let value = state.triggered() { outgoing.append(.next(value)) }
+            }
           },
           error: error,
           completed: completed
