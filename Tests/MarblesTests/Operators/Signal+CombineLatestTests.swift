@@ -1,3 +1,4 @@
+import Dispatch
 import MarbleTesting
 import Marbles
 import Signals
@@ -91,5 +92,30 @@ import Testing
     source.sendNext("a")
     other.sendNext("1")
     #expect(received.withLock { $0 } == ["a1", "a2"])
+  }
+
+  @Test func twoThreadsSendingAtOnceNeverMakeAStalePairComeLast() {
+    // Each pair is decided under the lock and sent in that order, so both halves only ever grow and
+    // the last pair holds both signals' last values. Sending outside the lock without the ordered
+    // queue could deliver an older pair after a newer one.
+    let count = 2_000
+    let source = Subject<Int, Never>()
+    let other = Subject<Int, Never>()
+    let pairs = Mutex<[(Int, Int)]>([])
+    source.combineLatest(other).subscribe(next: { pair in pairs.withLock { $0.append(pair) } })
+    source.sendNext(0)
+    other.sendNext(0)
+    DispatchQueue.concurrentPerform(iterations: 2) { side in
+      for value in 1..<count {
+        if side == 0 { source.sendNext(value) } else { other.sendNext(value) }
+      }
+    }
+    let received = pairs.withLock { $0 }
+    let isMonotonic = zip(received, received.dropFirst()).allSatisfy { earlier, later in
+      earlier.0 <= later.0 && earlier.1 <= later.1
+    }
+    #expect(isMonotonic)
+    #expect(received.count == 2 * count - 1)
+    #expect(received.last.map { $0 == (count - 1, count - 1) } == true)
   }
 }
