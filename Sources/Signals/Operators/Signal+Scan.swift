@@ -1,8 +1,8 @@
 extension SignalProtocol {
   /// Sends a running accumulation: each value is combined with the previous result.
   ///
-  ///     source:                        -1-2-3-|
-  ///     scan(0, +):                    -1-3-6-|
+  ///     source:     -1-2-3-|
+  ///     scan(0, +): -1-3-6-|
   ///
   /// The first value is combined with `initial`; `initial` itself is not sent (as in RAC 2.5's
   /// `scanWithStart:reduce:`, RxSwift's `scan` and RxJS's `scan` with a seed). Each subscription

@@ -1,16 +1,16 @@
 extension SignalProtocol {
   /// Passes on this signal's events until `trigger` sends a value or completes, then completes.
   ///
-  ///     source:            -a-b-c-d-|
-  ///     trigger:           ----x
+  ///     source:             -a-b-c-d-|
+  ///     trigger:            ----x
   ///     takeUntil(trigger): -a-b|
   ///
-  ///     source:            -a-b-c-d-|
-  ///     trigger:           ---|
+  ///     source:             -a-b-c-d-|
+  ///     trigger:            ---|
   ///     takeUntil(trigger): -a-|
   ///
-  ///     source:            -a-b-|
-  ///     trigger:           --#
+  ///     source:             -a-b-|
+  ///     trigger:            --#
   ///     takeUntil(trigger): -a-b-|        (the trigger's error is ignored)
   ///
   /// These are RAC 2.5's `takeUntil:` rules: the trigger's first value *or its completion* ends the
