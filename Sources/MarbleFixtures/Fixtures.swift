@@ -134,6 +134,26 @@ package enum Fixtures {
         stage = .signal(stage.signal.catch(to: sources[label].asSignal()))
       case .delay(let frames):
         stage = .signal(stage.signal.delay(scheduler.tick * frames, on: scheduler))
+      case .debounce(let frames):
+        stage = .signal(stage.signal.debounce(scheduler.tick * frames, on: scheduler))
+      case .throttle(let frames, let latest):
+        stage = .signal(
+          stage.signal.throttle(scheduler.tick * frames, latest: latest, on: scheduler))
+      case .timeout(let frames):
+        stage = .signal(
+          stage.signal.timeout(scheduler.tick * frames, on: scheduler, error: TestError()))
+      case .skip(let count): stage = .signal(stage.signal.skip(count))
+      case .takeLast(let count): stage = .signal(stage.signal.takeLast(count))
+      case .distinctUntilChanged: stage = .signal(stage.signal.distinctUntilChanged())
+      case .scan: stage = .signal(stage.signal.scan("") { $0 + $1 })
+      case .takeUntil(let label): stage = .signal(stage.signal.takeUntil(sources[label]))
+      case .sample(let label): stage = .signal(stage.signal.sample(sources[label]))
+      case .retry(let count): stage = .signal(stage.signal.retry(count))
+      case .deliverOn: stage = .signal(stage.signal.deliver(on: scheduler))
+      case .subscribeOn: stage = .signal(stage.signal.subscribe(on: scheduler))
+      case .flattenMap(let strategy, let label):
+        let inner = sources[label].asSignal()
+        stage = .signal(stage.signal.flattenMap(strategy) { _ in inner })
       case .channel(let following):
         let channel = Channel<String, TestError>()
         let leading = stage.signal

@@ -33,12 +33,29 @@ enum PipelineStep: Sendable, Equatable {
   case channel(String?)
   /// Delays values and completion by T frames.
   case delay(Int)
+  case debounce(Int)
+  case throttle(Int, latest: Bool)
+  case timeout(Int)
+  case skip(Int)
+  case takeLast(Int)
+  case distinctUntilChanged
+  /// Accumulates by joining the values' text.
+  case scan
+  case takeUntil(String)
+  case sample(String)
+  case retry(Int)
+  case deliverOn
+  case subscribeOn
+  /// Maps every value to the labelled source, flattened with the strategy.
+  case flattenMap(FlattenStrategy, String)
 
   /// Every step name, for `--help` and for suggesting the nearest name to a typo.
   static let names = [
     "publish", "multicast", "connect", "dispose-connection", "autoconnect", "replay", "replayLast",
     "replayLazily", "map", "filter", "take", "startWith", "ignoreValues", "merge", "concat", "then",
-    "catch", "channel", "delay",
+    "catch", "channel", "delay", "debounce", "throttle", "timeout", "skip", "takeLast",
+    "distinctUntilChanged", "scan", "takeUntil", "sample", "retry", "deliverOn", "subscribeOn",
+    "flattenMap",
   ]
 }
 
@@ -130,6 +147,13 @@ struct Pipeline: Sendable {
       }
       return character
     }
+    func count(_ usage: String) throws(PipelineError) -> Int {
+      guard let value = Int(try argument(usage)), value >= 0 else {
+        throw PipelineError(
+          message: "'\(name)' needs a whole number of zero or more: \(usage)", offset: offset)
+      }
+      return value
+    }
     func frame() throws(PipelineError) -> Int {
       guard let time else {
         throw PipelineError(message: "'\(name)' needs a frame: \(name)@T", offset: offset)
@@ -156,6 +180,46 @@ struct Pipeline: Sendable {
           message: "'delay' needs a whole number of frames: delay(T)", offset: offset)
       }
       return .delay(frames)
+    case "debounce": return .debounce(try count("debounce(T), T frames"))
+    case "timeout": return .timeout(try count("timeout(T), T frames"))
+    case "throttle":
+      let words = try argument("throttle(T) or throttle(T latest)").split(separator: " ")
+      guard let frames = words.first.flatMap({ Int($0) }), frames >= 0,
+        words.count == 1 || (words.count == 2 && words[1] == "latest")
+      else {
+        throw PipelineError(
+          message: "'throttle' takes T frames, optionally 'latest': throttle(3 latest)",
+          offset: offset)
+      }
+      return .throttle(frames, latest: words.count == 2)
+    case "skip": return .skip(try count("skip(N)"))
+    case "takeLast": return .takeLast(try count("takeLast(N)"))
+    case "retry": return .retry(try count("retry(N)"))
+    case "distinctUntilChanged": return try noArguments(.distinctUntilChanged)
+    case "scan": return try noArguments(.scan)
+    case "deliverOn": return try noArguments(.deliverOn)
+    case "subscribeOn": return try noArguments(.subscribeOn)
+    case "takeUntil": return .takeUntil(try label("takeUntil(label)"))
+    case "sample": return .sample(try label("sample(label)"))
+    case "flattenMap":
+      let words = try argument(
+        "flattenMap(merge label), flattenMap(concat label) or flattenMap(latest label)"
+      ).split(separator: " ")
+      let strategies: [Substring: FlattenStrategy] = [
+        "merge": .merge, "concat": .concat, "latest": .latest,
+      ]
+      guard words.count == 2, let strategy = strategies[words[0]] else {
+        throw PipelineError(
+          message:
+            "flattenMap takes a strategy (merge, concat or latest) and a source label: flattenMap(latest inner)",
+          offset: offset + name.count + 1)
+      }
+      guard sourceLabels.contains(String(words[1])) else {
+        throw PipelineError(
+          message: "'\(words[1])' is not a source of this table; its sources are "
+            + sourceLabels.sorted().joined(separator: ", "), offset: offset + name.count + 1)
+      }
+      return .flattenMap(strategy, String(words[1]))
     case "channel":
       guard arguments != nil else { return try noArguments(.channel(nil)) }
       return .channel(try label("channel(label)"))
