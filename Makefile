@@ -13,7 +13,7 @@ test: check-imports
 
 ## The concurrency tests under the thread sanitizer.
 test-tsan:
-	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter 'Concurrency|TwoThreads|ParallelUse'
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter 'Concurrency|[Tt]woThreads|ParallelUse'
 
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
