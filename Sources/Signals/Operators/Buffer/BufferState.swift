@@ -5,7 +5,7 @@
 /// fires, whichever comes first. Each window has its own generation, so a timer that fires for a
 /// window already closed by its count sends nothing. The storage owns the lock and the timer; this
 /// type only decides.
-struct BufferState<Value: Sendable>: Sendable {
+struct BufferState<Value: Sendable>: FlushingState {
   /// What to do with a value that just arrived.
   enum NextAction {
     /// The value opened a window: start its timer for `generation`.
@@ -24,16 +24,6 @@ struct BufferState<Value: Sendable>: Sendable {
     case cancel
     /// Leave the timer alone.
     case keep
-  }
-
-  /// What to do when the source completes.
-  enum CompletedAction {
-    /// Send the open window's values, then complete.
-    case flushAndComplete([Value])
-    /// No window open: complete.
-    case complete
-    /// The subscription has ended already: do nothing.
-    case ignore
   }
 
   /// How many values fill a window.
@@ -63,7 +53,7 @@ struct BufferState<Value: Sendable>: Sendable {
   }
 
   /// The source completed: the open window's values are sent first.
-  mutating func completed() -> CompletedAction {
+  mutating func completed() -> FlushAction<[Value]> {
     guard !isTerminated else { return .ignore }
     isTerminated = true
     return buffer.isEmpty ? .complete : .flushAndComplete(closeWindow())

@@ -62,20 +62,8 @@ extension SignalProtocol {
             case .keep: break
             }
           },
-          error: { error in
-            delivery.update { state, outgoing in
-              if state.failed() { outgoing.append(.error(error)) }
-            }
-          },
-          completed: {
-            delivery.update { state, outgoing in
-              switch state.completed() {
-              case .flushAndComplete(let values): outgoing += [.next(values), .completed]
-              case .complete: outgoing.append(.completed)
-              case .ignore: break
-              }
-            }
-          }
+          error: { delivery.sendError($0) },
+          completed: { delivery.sendCompletion() }
         ))
       return disposables
     }

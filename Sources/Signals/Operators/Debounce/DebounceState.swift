@@ -4,7 +4,7 @@
 /// Each value gets a new timer and a new generation; a timer that fires with an older generation
 /// was superseded (its cancellation raced with its firing) and sends nothing. The storage owns the
 /// lock and the timer; this type only decides.
-struct DebounceState<Value: Sendable>: Sendable {
+struct DebounceState<Value: Sendable>: FlushingState {
   /// What to do with a value that just arrived.
   enum NextAction {
     /// Start a timer for `generation`, replacing the previous timer.
@@ -18,16 +18,6 @@ struct DebounceState<Value: Sendable>: Sendable {
     /// The interval passed with no newer value: send it.
     case send(Value)
     /// A newer value (or a terminal event) superseded this timer: do nothing.
-    case ignore
-  }
-
-  /// What to do when the source completes.
-  enum CompletedAction {
-    /// Send the pending value, then complete.
-    case flushAndComplete(Value)
-    /// Nothing pending: complete.
-    case complete
-    /// The subscription has ended already: do nothing.
     case ignore
   }
 
@@ -51,7 +41,7 @@ struct DebounceState<Value: Sendable>: Sendable {
   }
 
   /// The source completed: the pending value, if any, is flushed first.
-  mutating func completed() -> CompletedAction {
+  mutating func completed() -> FlushAction<Value> {
     guard !isTerminated else { return .ignore }
     isTerminated = true
     defer { pending = nil }

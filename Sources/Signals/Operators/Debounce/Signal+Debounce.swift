@@ -56,20 +56,8 @@ extension SignalProtocol {
               }
             }
           },
-          error: { error in
-            delivery.update { state, outgoing in
-              if state.failed() { outgoing.append(.error(error)) }
-            }
-          },
-          completed: {
-            delivery.update { state, outgoing in
-              switch state.completed() {
-              case .flushAndComplete(let value): outgoing += [.next(value), .completed]
-              case .complete: outgoing.append(.completed)
-              case .ignore: break
-              }
-            }
-          }
+          error: { delivery.sendError($0) },
+          completed: { delivery.sendCompletion() }
         ))
       return disposables
     }

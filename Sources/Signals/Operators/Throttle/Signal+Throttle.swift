@@ -60,20 +60,8 @@ extension SignalProtocol {
       disposables.add(
         self.subscribe(
           next: { value in update { $0.next(value) } },
-          error: { error in
-            delivery.update { state, outgoing in
-              if state.failed() { outgoing.append(.error(error)) }
-            }
-          },
-          completed: {
-            delivery.update { state, outgoing in
-              switch state.completed() {
-              case .flushAndComplete(let value): outgoing += [.next(value), .completed]
-              case .complete: outgoing.append(.completed)
-              case .ignore: break
-              }
-            }
-          }
+          error: { delivery.sendError($0) },
+          completed: { delivery.sendCompletion() }
         ))
       return disposables
     }

@@ -2,22 +2,12 @@
 /// trailing value waiting for the window to close.
 ///
 /// The storage owns the lock and the window's timer; this type only decides.
-struct ThrottleState<Value: Sendable>: Sendable {
+struct ThrottleState<Value: Sendable>: FlushingState {
   /// What to do with a value, or with a window that has just closed.
   enum Action {
     /// Send the value now and open a window (start its timer).
     case sendAndOpenWindow(Value)
     /// Nothing to send: the value was kept or dropped, or the window closed empty.
-    case ignore
-  }
-
-  /// What to do when the source completes.
-  enum CompletedAction {
-    /// Send the trailing value, then complete.
-    case flushAndComplete(Value)
-    /// Nothing pending: complete.
-    case complete
-    /// The subscription has ended already: do nothing.
     case ignore
   }
 
@@ -54,7 +44,7 @@ struct ThrottleState<Value: Sendable>: Sendable {
   }
 
   /// The source completed: a trailing value is sent first.
-  mutating func completed() -> CompletedAction {
+  mutating func completed() -> FlushAction<Value> {
     guard !isTerminated else { return .ignore }
     isTerminated = true
     defer { trailing = nil }
