@@ -67,34 +67,55 @@ extension FailureMessage {
     values: [Character: Value], tick: Duration = .milliseconds(1)
   ) -> String? {
     guard let diff = EventListDiff(expected: expected, actual: actual) else { return nil }
+    let drawn = marbleRows(
+      expectedMarble: expectedMarble, actual: actual, diff: diff, values: values, tick: tick,
+      indent: 0)
+    return (["marbles differ at frame \(diff.tick)"] + drawn.rows + legendLine(drawn.legend))
+      .joined(separator: "\n")
+  }
+
+  /// The rows of a marble failure — the expected marble over the actual events, both `indent`
+  /// columns in, and a caret under the first difference with the difference in words — and the
+  /// legend for the characters of both rows that do not stand for themselves.
+  static func marbleRows<Value: Equatable & Sendable, Failure: Error & Equatable>(
+    expectedMarble: String, actual: [Recorded<Event<Value, Failure>>],
+    diff: EventListDiff<Value, Failure>, values: [Character: Value], tick: Duration, indent: Int
+  ) -> (rows: [String], legend: [String]) {
+    let drawn = diagram(actual, values: values, tick: tick)
+    let pad = String(repeating: " ", count: indent)
+    let column = MarbleColumns.column(ofFrame: diff.tick, in: expectedMarble)
+    let rows = [
+      "  expected  " + pad + expectedMarble,
+      "  actual    " + pad + drawn.marbles,
+      String(repeating: " ", count: 12 + indent + column) + "^ " + diff.summary(unit: "frame"),
+    ]
+    // A legend for the characters that do not stand for themselves.
+    var legend: [String] = []
+    for character in values.keys.sorted() where expectedMarble.contains(character) {
+      let value = values[character]!
+      if "\(value)" != String(character) { legend.append("\(character) = \(value)") }
+    }
+    return (rows, legend + drawn.legend)
+  }
+
+  /// Recorded events drawn with the characters of `values` wherever a value matches one.
+  static func diagram<Value: Equatable & Sendable, Failure: Error & Equatable>(
+    _ events: [Recorded<Event<Value, Failure>>], values: [Character: Value], tick: Duration
+  ) -> MarbleDiagram<String, Failure> {
     let keys = values.keys.sorted()
     func key(of value: Value) -> Character? { keys.first { values[$0] == value } }
-
-    // Draw the actual events with the expected marble's characters where the values match.
-    let symbols: [Recorded<Event<String, Failure>>] = actual.map { recorded in
+    let symbols: [Recorded<Event<String, Failure>>] = events.map { recorded in
       Recorded(
         time: recorded.time,
         value: recorded.value.map { value in key(of: value).map(String.init) ?? "\(value)" })
     }
-    let drawn = MarblePrinter.diagram(
+    return MarblePrinter.diagram(
       symbols, tick: MarbleTime.tickAttoseconds(tick), longestDashRun: .max, isSame: { $0 == $1 })
+  }
 
-    let column = MarbleColumns.column(ofFrame: diff.tick, in: expectedMarble)
-    var lines = [
-      "marbles differ at frame \(diff.tick)",
-      "  expected  \(expectedMarble)",
-      "  actual    \(drawn.marbles)",
-      String(repeating: " ", count: 12 + column) + "^ " + diff.summary(unit: "frame"),
-    ]
-    // A legend for the characters that do not stand for themselves.
-    var legend: [String] = []
-    for character in keys where expectedMarble.contains(character) {
-      let value = values[character]!
-      if "\(value)" != String(character) { legend.append("\(character) = \(value)") }
-    }
-    legend += drawn.legend
-    if !legend.isEmpty { lines.append("  where " + legend.joined(separator: ", ")) }
-    return lines.joined(separator: "\n")
+  /// `  where a = 1, b = 2`, or nothing for an empty legend.
+  static func legendLine(_ legend: [String]) -> [String] {
+    legend.isEmpty ? [] : ["  where " + legend.joined(separator: ", ")]
   }
 
   /// The message for a subscription log that differs from subscription marbles, or `nil`.
