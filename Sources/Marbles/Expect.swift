@@ -40,15 +40,20 @@ extension TestScheduler {
     line: UInt = #line, column: UInt = #column
   ) -> SignalExpectation<S.Value, S.Failure> {
     let site = SourceSite(fileID: fileID, filePath: filePath, line: line, column: column)
-    let times: Subscription
-    do {
-      times = try Marble.parseSubscription(subscription, tick: tick)
-    } catch {
-      site.report("subscription marble cannot be read: \(error)")
-      times = Subscription(0)
-    }
+    let times = subscriptionTimes(subscription, site: site)
     let subscriber = record(signal, subscribeAt: times.subscribed, disposeAt: times.disposed)
     return SignalExpectation(subscriber: subscriber, site: site)
+  }
+
+  /// The subscription a marble of `expect(…, subscription:)` draws; one that cannot be read is
+  /// reported at `site`, and the subscription is then at frame 0 for good.
+  func subscriptionTimes(_ subscription: String, site: SourceSite) -> Subscription {
+    do {
+      return try Marble.parseSubscription(subscription, tick: tick)
+    } catch {
+      site.report("subscription marble cannot be read: \(error)")
+      return Subscription(0)
+    }
   }
 
   /// Returns an expectation of `signal`'s subscription log to state with `toBe(…)`, checked by

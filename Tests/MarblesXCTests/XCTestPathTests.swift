@@ -83,6 +83,31 @@ final class XCTestPathTests: XCTestCase {
       """)
   }
 
+  func testAssertMarblesWithInnerMarblesReportsThroughXCTestAtTheCallersLine() throws {
+    let scheduler = TestScheduler()
+    let groups = scheduler.recordHigherOrder(
+      try scheduler.cold("-a-b-A-|").groupBy { $0.lowercased() })
+    scheduler.run()
+    let passing = capture {
+      assertMarbles(groups, "-x-y---|", inner: ["x": "a---A-|", "y": "b---|"])
+    }
+    XCTAssertTrue(passing.isEmpty)
+    let line = #line + 2
+    let failures = capture {
+      assertMarbles(groups, "-x-y---|", inner: ["x": "a--A--|", "y": "b---|"])
+    }
+    XCTAssertEqual(failures.map(\.line), [line])
+    XCTAssertEqual(
+      failures.first?.description,
+      """
+      failed - inner signal `x` sent at frame 1 differs at its frame 3
+        outer     -x-y---|
+        expected   a--A--|
+        actual     a---A-|
+                      ^ expected next("A") at frame 3, got nothing; next("A") came at frame 4
+      """)
+  }
+
   func testAssertTableReportsThroughXCTestAtTheCallersLine() {
     let line = #line + 2
     let failures = capture {
