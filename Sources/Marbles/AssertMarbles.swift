@@ -18,6 +18,10 @@ import Signals
 /// Values that are not single characters are listed under a legend (`where a = User(id: 1)`). A
 /// marble that cannot be read is reported with its column and a caret.
 ///
+/// For a signal whose values are signals, record it with
+/// ``MarbleTesting/TestScheduler/recordHigherOrder(_:subscribeAt:disposeAt:)`` and give each inner
+/// signal its own marble: `assertMarbles(groups, "-x-y-|", inner: ["x": "a--|", "y": "b|"])`.
+///
 /// - Parameters:
 ///   - subscriber: The recorder.
 ///   - marbles: The events it must have received (the RxJS marble dialect; no `^`).

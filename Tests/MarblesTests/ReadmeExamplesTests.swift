@@ -17,6 +17,27 @@ import Testing
     assertSubscriptions(fetch, "-^---!")  // one request
   }
 
+  @Test func innerSignals() throws {
+    let scheduler = TestScheduler()
+    let source = try scheduler.cold("-a-b-A-B-|")
+    let groups = scheduler.recordHigherOrder(source.groupBy { $0.lowercased() })
+    scheduler.run()
+    assertMarbles(groups, "-x-y-----|", inner: ["x": "a---A---|", "y": "b---B-|"])
+    withKnownIssue {
+      assertMarbles(groups, "-x-y-----|", inner: ["x": "a---A---|", "y": "b--B--|"])
+    } matching: { issue in
+      issue.comments.map(\.rawValue) == [
+        """
+        inner signal `y` sent at frame 3 differs at its frame 3
+          outer     -x-y-----|
+          expected     b--B--|
+          actual       b---B-|
+                          ^ expected next("B") at frame 3, got nothing; next("B") came at frame 4
+        """
+      ]
+    }
+  }
+
   @Test func replayLazilyRunsTheRequestOnce() {
     assertTable(
       """

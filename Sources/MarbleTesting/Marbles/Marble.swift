@@ -26,6 +26,11 @@ public import Signals
 /// try Marble.parseSubscription("--^---!")   // (2, 6)
 /// ```
 ///
+/// A signal whose values are signals is drawn as an outer marble whose value characters stand for
+/// inner marbles, each counting frames from the frame its signal is sent at (RxJS's
+/// `toBe("-x|", { x: cold("a|") })`): see ``parse(_:inner:values:error:tick:)``,
+/// ``RecordedSignal`` and ``TestScheduler/recordHigherOrder(_:subscribeAt:disposeAt:)``.
+///
 /// Bad input throws a ``MarbleSyntaxError`` that points at the mistake: an unbalanced or nested
 /// group, an empty group, a second `^`, a `^` in a cold marble, a `!` in an event marble, an event
 /// after `|` or `#`, a character missing from `values:`, a malformed or negative time progression,
