@@ -60,6 +60,28 @@ import Testing
     }
   }
 
+  @Test func aValueWithoutAKeyNeverBorrowsAKeysLetter() throws {
+    let scheduler = TestScheduler()
+    let users: [Character: User] = ["a": User(id: 1), "b": User(id: 2)]
+    let subscriber = scheduler.record(
+      try scheduler.cold(
+        "-a-c|", values: users.merging(["c": User(id: 3)]) { $1 }, error: TestError()))
+    scheduler.run()
+    withKnownIssue {
+      assertMarbles(subscriber, "-a-b|", values: users)
+    } matching: { issue in
+      issue.comments.map(\.rawValue) == [
+        """
+        marbles differ at frame 3
+          expected  -a-b|
+          actual    -a-c|
+                       ^ expected next(User(id: 2)) at frame 3, got next(User(id: 3))
+          where a = User(id: 1), b = User(id: 2), c = User(id: 3)
+        """
+      ]
+    }
+  }
+
   @Test func aMarbleThatCannotBeReadIsReportedWithACaret() throws {
     let subscriber = try recording("-a|")
     withKnownIssue {

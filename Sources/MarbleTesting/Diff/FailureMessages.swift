@@ -98,19 +98,15 @@ extension FailureMessage {
     return (rows, legend + drawn.legend)
   }
 
-  /// Recorded events drawn with the characters of `values` wherever a value matches one.
+  /// Recorded events drawn with the characters of `values` wherever a value matches one; any other
+  /// value gets a letter that is not a key of `values`, named in the diagram's legend.
   static func diagram<Value: Equatable & Sendable, Failure: Error & Equatable>(
     _ events: [Recorded<Event<Value, Failure>>], values: [Character: Value], tick: Duration
-  ) -> MarbleDiagram<String, Failure> {
+  ) -> MarbleDiagram<Value, Failure> {
     let keys = values.keys.sorted()
-    func key(of value: Value) -> Character? { keys.first { values[$0] == value } }
-    let symbols: [Recorded<Event<String, Failure>>] = events.map { recorded in
-      Recorded(
-        time: recorded.time,
-        value: recorded.value.map { value in key(of: value).map(String.init) ?? "\(value)" })
-    }
     return MarblePrinter.diagram(
-      symbols, tick: MarbleTime.tickAttoseconds(tick), longestDashRun: .max, isSame: { $0 == $1 })
+      events, tick: MarbleTime.tickAttoseconds(tick), longestDashRun: .max, isSame: { $0 == $1 },
+      named: { value in keys.first { values[$0] == value } }, reserved: Set(keys))
   }
 
   /// `  where a = 1, b = 2`, or nothing for an empty legend.

@@ -21,30 +21,38 @@ enum MarblePrinter {
   ///   - longestDashRun: How many idle frames in a row print as dashes; `.max` for always.
   ///   - isSame: Whether two values are the same value (they then share a letter); `nil` to go by
   ///     their descriptions.
+  ///   - named: The character a value prints as, if any (the key of a `values:` map that stands for
+  ///     it); `nil` for the default, a one-character letter or digit printing as itself.
+  ///   - reserved: Letters that already mean something to the reader (the keys of a `values:`
+  ///     map), never given to a value that does not print as itself.
   /// - Returns: The diagram.
   static func diagram<Value, Failure: Error>(
     _ events: [Recorded<Event<Value, Failure>>], tick: Int128, longestDashRun: Int,
-    isSame: ((Value, Value) -> Bool)?
+    isSame: ((Value, Value) -> Bool)?, named: ((Value) -> Character?)? = nil,
+    reserved: Set<Character> = []
   ) -> MarbleDiagram<Value, Failure> {
     let drawn = diagram(
       events, tick: tick, longestDashRun: longestDashRun, isSame: isSame,
-      onlyASCIIPrintsItself: false)
+      onlyASCIIPrintsItself: false, named: named, reserved: reserved)
     guard drawn.diagram.marbles.count != drawn.characterCount else { return drawn.diagram }
     // Two characters printed side by side merged into one (Hangul jamo `ᄀ` and `ᅡ` make `가`):
     // draw again with only ASCII letters and digits printing as themselves. The printer's own
     // letters and symbols never merge.
     return diagram(
       events, tick: tick, longestDashRun: longestDashRun, isSame: isSame,
-      onlyASCIIPrintsItself: true
+      onlyASCIIPrintsItself: true, named: named, reserved: reserved
     ).diagram
   }
 
   private static func diagram<Value, Failure: Error>(
     _ events: [Recorded<Event<Value, Failure>>], tick: Int128, longestDashRun: Int,
-    isSame: ((Value, Value) -> Bool)?, onlyASCIIPrintsItself: Bool
+    isSame: ((Value, Value) -> Bool)?, onlyASCIIPrintsItself: Bool,
+    named: ((Value) -> Character?)?, reserved: Set<Character>
   ) -> (diagram: MarbleDiagram<Value, Failure>, characterCount: Int) {
     func ownCharacter(_ value: Value) -> Character? {
-      guard let character = Self.ownCharacter(value) else { return nil }
+      guard let character = named.map({ $0(value) }) ?? Self.ownCharacter(value) else {
+        return nil
+      }
       return !onlyASCIIPrintsItself || character.isASCII ? character : nil
     }
     // Name the values.
@@ -54,7 +62,7 @@ enum MarblePrinter {
         selfPrinting.insert(character)
       }
     }
-    var letters = LetterPool(skipping: selfPrinting)
+    var letters = LetterPool(skipping: selfPrinting.union(reserved))
     var values: [Character: Value] = [:]
     var legend: [String] = []
     // Named values by description, so finding a value's letter is not a linear search.

@@ -131,10 +131,7 @@ extension MarbleTable {
         let expected = try events(row)
         let actual = subscribers[row.label]!.events
         guard let diff = EventListDiff(expected: expected, actual: actual) else { continue }
-        let drawn = MarblePrinter.diagram(
-          actual, tick: MarbleTime.tickAttoseconds(tick), longestDashRun: .max,
-          isSame: { $0 == $1 }
-        ).marbles
+        let drawn = Self.drawn(actual, values: values, tick: tick)
         output.append(row.wasLine(drawn, axis: timeAxisColumn))
         output.append(row.caretLine(atFrame: diff.tick, axis: timeAxisColumn))
         mismatches.append(legend.sentence(row.label, diff))
@@ -167,7 +164,8 @@ extension MarbleTable {
     }
     return TableReport(
       mismatches: mismatches, text: output.joined(separator: "\n"),
-      actual: actualTable(subscribers: subscribers, sources: signals, tick: tick))
+      actual: actualTable(
+        subscribers: subscribers, sources: signals, values: values, tick: tick))
   }
 }
 
@@ -179,20 +177,21 @@ extension MarbleTable.Kind {
 extension MarbleTable {
   /// The table with `gets` and `subs` rows drawn from what happened; a subscriber with a `sub` row
   /// but no `gets` row gets one.
-  func actualTable<Value, Failure>(
+  func actualTable<Value: Equatable & Sendable, Failure: Error & Equatable>(
     subscribers: [String: TestSubscriber<Value, Failure>],
-    sources: [String: TestSignal<Value, Failure>], tick: Duration
-  ) -> String where Value: Equatable {
+    sources: [String: TestSignal<Value, Failure>], values: [Character: Value], tick: Duration
+  ) -> String {
     let attoseconds = MarbleTime.tickAttoseconds(tick)
     /// A subscriber's events drawn on the axis; with no terminal event, the timeline runs on with
     /// `-` to the length of the row it stands for, so an empty or open-ended result still reads as
     /// a timeline.
     func events(_ subscriber: TestSubscriber<Value, Failure>, alongside row: Row) -> String {
-      let drawn = MarblePrinter.diagram(
-        subscriber.events, tick: attoseconds, longestDashRun: .max, isSame: { $0 == $1 }
-      ).marbles
-      guard subscriber.events.last?.value.isTerminal != true else { return drawn }
-      return drawn + String(repeating: "-", count: max(0, row.marble.count - drawn.count))
+      let diagram = FailureMessage.diagram(subscriber.events, values: values, tick: tick)
+      var drawn = diagram.marbles
+      if subscriber.events.last?.value.isTerminal != true {
+        drawn += String(repeating: "-", count: max(0, row.marble.count - drawn.count))
+      }
+      return drawn + Self.legendSuffix(diagram.legend)
     }
     func line(_ row: Row, kind: Kind, _ drawn: String) -> String {
       let lead = Array(row.sourceLine.prefix(timeAxisColumn - 1))
@@ -234,6 +233,21 @@ extension MarbleTable {
       }
     }
     return lines.joined(separator: "\n")
+  }
+
+  /// Recorded events drawn with the keys of `values` wherever a value matches one (a value `ab`
+  /// listed as `x = ab` draws as `x`), and any other value under a letter named after the marble.
+  static func drawn<Value: Equatable & Sendable, Failure: Error & Equatable>(
+    _ events: [Recorded<Event<Value, Failure>>], values: [Character: Value], tick: Duration
+  ) -> String {
+    let diagram = FailureMessage.diagram(events, values: values, tick: tick)
+    return diagram.marbles + legendSuffix(diagram.legend)
+  }
+
+  /// `  where b = "a1"` after a drawn row whose letters stand for values no key of `values:`
+  /// names; nothing when there are none.
+  static func legendSuffix(_ legend: [String]) -> String {
+    legend.isEmpty ? "" : "  where " + legend.joined(separator: ", ")
   }
 
   /// The first frame at which two subscription logs differ: where the first differing
