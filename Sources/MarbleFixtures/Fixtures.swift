@@ -154,6 +154,29 @@ package enum Fixtures {
       case .flattenMap(let strategy, let label):
         let inner = sources[label].asSignal()
         stage = .signal(stage.signal.flattenMap(strategy) { _ in inner })
+      case .combineLatest(let label):
+        stage = .signal(stage.signal.combineLatest(sources[label]).map { $0 + $1 })
+      case .zip(let label):
+        stage = .signal(stage.signal.zip(sources[label]).map { $0 + $1 })
+      case .buffer(let frames, let count):
+        stage = .signal(
+          stage.signal.buffer(timeSpan: scheduler.tick * frames, count: count, on: scheduler)
+            .map { $0.joined() })
+      case .materialize:
+        let events = stage.signal.materialize().map { event in
+          switch event {
+          case .next(let value): "next(\(value))"
+          case .error: "error"
+          case .completed: "completed"
+          }
+        }
+        stage = .signal(
+          Signal { downstream in
+            events.subscribe(
+              next: { downstream.sendNext($0) }, completed: { downstream.sendCompleted() })
+          })
+      case .groupByLowercased(let strategy):
+        stage = .signal(stage.signal.groupBy { $0.lowercased() }.flatten(strategy))
       case .channel(let following):
         let channel = Channel<String, TestError>()
         let leading = stage.signal

@@ -1,9 +1,14 @@
 import MarbleTesting
-import Signals
+package import Signals
 
 /// One step of a `pipeline:` line, checked before anything runs.
-enum PipelineStep: Sendable, Equatable {
-  enum SubjectKind: Sendable, Equatable {
+///
+/// A pipeline carries text (`Signal<String, TestError>`), so the steps whose operator changes the
+/// value type turn its values back into text: `combineLatest` and `zip` join a pair's two texts,
+/// `buffer` joins an array's, `materialize` writes each event as `next(a)`, `error` or
+/// `completed`, and `groupBy` flattens its groups back into one signal.
+package enum PipelineStep: Sendable, Equatable {
+  package enum SubjectKind: Sendable, Equatable {
     case plain
     case replay(capacity: Int)
     case behavior(initial: Character)
@@ -48,6 +53,18 @@ enum PipelineStep: Sendable, Equatable {
   case subscribeOn
   /// Maps every value to the labelled source, flattened with the strategy.
   case flattenMap(FlattenStrategy, String)
+  /// Pairs with the labelled source's latest value; a pair is its two texts joined (`a`, `1` → `a1`).
+  case combineLatest(String)
+  /// Pairs in order with the labelled source's values; a pair is its two texts joined.
+  case zip(String)
+  /// Buffers for T frames or N values (no count: `Int.max`); an array is its texts joined.
+  case buffer(Int, count: Int)
+  /// Each event as a value: `next(a)` (the value's text), `error` or `completed`; never fails.
+  case materialize
+  /// Groups by the value's lowercased text (`a` and `A` share a group) and flattens the groups
+  /// with the strategy: `merge` gives back the source's values, `concat` only the first group's
+  /// (the others are hot and over by the time it completes), `latest` each newest group's.
+  case groupByLowercased(FlattenStrategy)
 
   /// Every step name, for `--help` and for suggesting the nearest name to a typo.
   static let names = [
@@ -55,19 +72,21 @@ enum PipelineStep: Sendable, Equatable {
     "replayLazily", "map", "filter", "take", "startWith", "ignoreValues", "merge", "concat", "then",
     "catch", "channel", "delay", "debounce", "throttle", "timeout", "skip", "takeLast",
     "distinctUntilChanged", "scan", "takeUntil", "sample", "retry", "deliverOn", "subscribeOn",
-    "flattenMap",
+    "flattenMap", "combineLatest", "zip", "buffer", "materialize", "groupBy",
   ]
 }
 
 /// A parsed `pipeline:` line: the source it starts from and its steps.
-struct Pipeline: Sendable {
-  var source: String
-  var steps: [PipelineStep]
+package struct Pipeline: Sendable {
+  package var source: String
+  package var steps: [PipelineStep]
 
   /// Reads `src | step | step(args) | step@T`.
   ///
   /// - Throws: A message and the 0-based offset in `text` of the offending part.
-  static func parse(_ text: String, sourceLabels: Set<String>) throws(PipelineError) -> Pipeline {
+  package static func parse(_ text: String, sourceLabels: Set<String>) throws(PipelineError)
+    -> Pipeline
+  {
     var parts: [(text: String, offset: Int)] = []
     var offset = 0
     for part in text.split(separator: "|", omittingEmptySubsequences: false) {
@@ -205,10 +224,7 @@ struct Pipeline: Sendable {
       let words = try argument(
         "flattenMap(merge label), flattenMap(concat label) or flattenMap(latest label)"
       ).split(separator: " ")
-      let strategies: [Substring: FlattenStrategy] = [
-        "merge": .merge, "concat": .concat, "latest": .latest,
-      ]
-      guard words.count == 2, let strategy = strategies[words[0]] else {
+      guard words.count == 2, let strategy = flattenStrategies[words[0]] else {
         throw PipelineError(
           message:
             "flattenMap takes a strategy (merge, concat or latest) and a source label: flattenMap(latest inner)",
@@ -220,6 +236,30 @@ struct Pipeline: Sendable {
             + sourceLabels.sorted().joined(separator: ", "), offset: offset + name.count + 1)
       }
       return .flattenMap(strategy, String(words[1]))
+    case "combineLatest": return .combineLatest(try label("combineLatest(label)"))
+    case "zip": return .zip(try label("zip(label)"))
+    case "materialize": return try noArguments(.materialize)
+    case "buffer":
+      let words = try argument("buffer(T) or buffer(T, N)").split { $0 == "," || $0 == " " }
+      guard (1...2).contains(words.count), let frames = Int(words[0]), frames >= 0,
+        let count = words.count == 2 ? Int(words[1]) : .max, count > 0
+      else {
+        throw PipelineError(
+          message: "'buffer' takes T frames and optionally a count N of one or more: buffer(3) "
+            + "or buffer(3, 2)", offset: offset + name.count + 1)
+      }
+      return .buffer(frames, count: count)
+    case "groupBy":
+      let words = try argument(
+        "groupBy(lower merge), groupBy(lower concat) or groupBy(lower latest)"
+      )
+      .split(separator: " ")
+      guard words.count == 2, words[0] == "lower", let strategy = flattenStrategies[words[1]] else {
+        throw PipelineError(
+          message: "groupBy takes the key 'lower' and a strategy (merge, concat or latest): "
+            + "groupBy(lower merge)", offset: offset + name.count + 1)
+      }
+      return .groupByLowercased(strategy)
     case "channel":
       guard arguments != nil else { return try noArguments(.channel(nil)) }
       return .channel(try label("channel(label)"))
@@ -274,10 +314,15 @@ struct Pipeline: Sendable {
   }
 }
 
+/// The strategies `flattenMap` and `groupBy` name.
+private let flattenStrategies: [Substring: FlattenStrategy] = [
+  "merge": .merge, "concat": .concat, "latest": .latest,
+]
+
 /// A mistake in a `pipeline:` line: what, and where (0-based offset in the line's value).
-struct PipelineError: Error {
-  var message: String
-  var offset: Int
+package struct PipelineError: Error, Equatable {
+  package var message: String
+  package var offset: Int
 }
 
 /// The edit distance between two names (case-insensitive), for "did you mean".
