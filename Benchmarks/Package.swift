@@ -1,13 +1,14 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// A separate package so that the root package keeps zero dependencies. Build in release:
-// `make bench` at the root.
+// A separate package so that the root package keeps zero dependencies; it alone depends on
+// OpenCombine, the peer the benchmarks compare with. Build in release: `make bench` at the root.
 let package = Package(
   name: "MarblesBenchmarks",
   platforms: [.macOS(.v15)],
   dependencies: [
-    .package(name: "Marbles", path: "..")
+    .package(name: "Marbles", path: ".."),
+    .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
   ],
   targets: [
     .executableTarget(
@@ -15,6 +16,7 @@ let package = Package(
       dependencies: [
         .product(name: "Signals", package: "Marbles"),
         .product(name: "MarbleTesting", package: "Marbles"),
+        .product(name: "OpenCombine", package: "OpenCombine"),
       ]
     )
   ],

@@ -21,6 +21,12 @@ struct Harness {
     }
   }
 
+  /// A line that gives one measured time as a multiple of another (`0.85x` is faster).
+  static func comparison(_ name: String, ratio: Double) -> String {
+    name.padding(toLength: 46, withPad: " ", startingAt: 0)
+      + String(repeating: " ", count: 33) + String(format: "%8.2fx", ratio)
+  }
+
   /// The median wall time of `body` over the repetitions. `body` returns a value that is consumed,
   /// so the optimizer cannot drop the work.
   static func median(_ body: () -> Int) -> Double {

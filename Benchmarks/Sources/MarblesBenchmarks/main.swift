@@ -35,12 +35,14 @@ final class Counter: @unchecked Sendable {
   // NB: only ever touched on the benchmark's one thread.
   var value = 0
   func increment() { value &+= 1 }
+  func add(_ amount: Int) { value &+= amount }
 }
 
 /// `make bench FILTER=text` (or `BENCH_FILTER=text`) runs only the phases whose name contains it.
 let filter = ProcessInfo.processInfo.environment["BENCH_FILTER"] ?? ""
+func isSelected(_ name: String) -> Bool { filter.isEmpty || name.contains(filter) }
 func measure(_ name: String, items: Int, baseline: Double? = nil, _ body: () -> Int) -> Double {
-  guard filter.isEmpty || name.contains(filter) else { return .nan }
+  guard isSelected(name) else { return .nan }
   let seconds = Harness.median(body)
   let measurement = Harness.Measurement(
     name: name, seconds: seconds, items: items, baseline: baseline)
@@ -84,9 +86,67 @@ _ = measure("b. hot test signal, 100k events recorded", items: hundredThousand, 
 
 let eventSize = MemoryLayout<Event<Int, TestError>>.stride
 let recordedSize = MemoryLayout<Recorded<Event<Int, TestError>>>.stride
-print(
-  "b. memory: a recorded event takes \(recordedSize) bytes for an event of \(eventSize) bytes "
-    + String(format: "(%.2fx)", Double(recordedSize) / Double(eventSize)))
+if isSelected("b. memory") {
+  print(
+    "b. memory: a recorded event takes \(recordedSize) bytes for an event of \(eventSize) bytes "
+      + String(format: "(%.2fx)", Double(recordedSize) / Double(eventSize)))
+}
+
+/// Prints how many times slower the Marbles side is than the peer; skipped if either was filtered
+/// out.
+func compare(_ name: String, _ marbles: Double, versus peer: Double) {
+  guard !marbles.isNaN, !peer.isNaN else { return }
+  print(Harness.comparison(name, ratio: marbles / peer))
+}
+
+// Phase c: Subject fan-out. Each line's ratio is against the bare closure array; the `vs` line
+// after them divides the Marbles time by the OpenCombine time.
+let fanOutBaseline = measure("c. baseline 1k closures called 1k times", items: FanOut.deliveries) {
+  Baseline.fanOut(receivers: FanOut.subscribers, sends: FanOut.sends)
+}
+let fanOutMarbles = measure(
+  "c. Subject, 1k subscribers x 1k sends", items: FanOut.deliveries, baseline: fanOutBaseline
+) { FanOut.marbles() }
+let fanOutOpenCombine = measure(
+  "c. OpenCombine PassthroughSubject, 1k sinks", items: FanOut.deliveries, baseline: fanOutBaseline
+) { FanOut.openCombine() }
+compare("c. Subject vs OpenCombine", fanOutMarbles, versus: fanOutOpenCombine)
+
+// Phase d: ReplaySubject replaying 100k values to 100 late subscribers.
+let replayBaseline = measure("d. baseline 100k array, iterated 100 times", items: Replay.deliveries)
+{ Baseline.replay(sends: Replay.sends, lateSubscribers: Replay.lateSubscribers) }
+_ = measure(
+  "d. ReplaySubject, 100k sends, 100 late subs", items: Replay.deliveries, baseline: replayBaseline
+) { Replay.marbles() }
+
+// Phase e: a cold test signal shared replayLast-style by 100 recorders. Ratios as in phase c.
+let sharingBaseline = measure("e. baseline 100 logs x 10k (tick, value)", items: Sharing.deliveries)
+{ Baseline.recorders(subscribers: Sharing.subscribers, values: Sharing.values) }
+let sharingMarbles = measure(
+  "e. cold 10k, multicast(replay 1)+autoconnect", items: Sharing.deliveries,
+  baseline: sharingBaseline
+) { Sharing.marbles() }
+let sharingOpenCombine = measure(
+  "e. OpenCombine share(), 100 sinks", items: Sharing.deliveries, baseline: sharingBaseline
+) { Sharing.openCombine() }
+compare("e. Marbles vs OpenCombine share()", sharingMarbles, versus: sharingOpenCombine)
+
+// Phase f: a 1 MB marble diagram parsed and printed back; ns/item is per byte of the diagram.
+let marbleBaselineName = "f. baseline byte parser + printer, 1 MB"
+let marbleTextName = "f. marbles parse + print, 1 MB"
+// Built (about 1 MB) only if a phase f line is selected.
+let diagramBytes =
+  isSelected(marbleBaselineName) || isSelected(marbleTextName) ? MarbleText.diagram.utf8.count : 1
+let marbleBaseline = measure(marbleBaselineName, items: diagramBytes) {
+  Baseline.marbles(MarbleText.diagram)
+}
+let marbleText = measure(marbleTextName, items: diagramBytes, baseline: marbleBaseline) {
+  MarbleText.marbles()
+}
+if !marbleText.isNaN {
+  let events = MarbleText.marbles()
+  print("f. the diagram: \(diagramBytes) bytes, \(events) events, printed back identical")
+}
 
 print(String(repeating: "-", count: 86))
 if let peak = Harness.peakMemoryKiB() {
