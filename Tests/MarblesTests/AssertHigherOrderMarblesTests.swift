@@ -5,12 +5,16 @@ import Testing
 
 /// Inner-signal marbles: `assertMarbles(_:_:inner:…)` and `expect(…).toBe(_:inner:…)`.
 @Suite struct AssertHigherOrderMarblesTests {
-  @Test func groupByIsDrawnAsItsGroupsEachFromTheFrameItIsSent() throws {
+  @Test func groupsHearNothingAfterTheOuterSubscriptionIsDisposed() throws {
+    // groupBy on a cold source, disposed at frame 6: the groups stay recorded but hear nothing
+    // more, not even a terminal event (RAC 2.5). (The README's example has the whole run.)
     let scheduler = TestScheduler()
     let source = try scheduler.cold("-a-b-A-B-|")
-    let groups = scheduler.recordHigherOrder(source.groupBy { $0.lowercased() })
+    let groups = scheduler.recordHigherOrder(
+      source.groupBy { $0.lowercased() }, subscribeAt: 0, disposeAt: 6)
     scheduler.run()
-    assertMarbles(groups, "-x-y-----|", inner: ["x": "a---A---|", "y": "b---B-|"])
+    assertMarbles(groups, "-x-y", inner: ["x": "a---A", "y": "b"])
+    assertSubscriptions(source, "^-----!")
   }
 
   @Test func groupsOfAHotSourceStartFromWhatTheSubscriptionSees() throws {
