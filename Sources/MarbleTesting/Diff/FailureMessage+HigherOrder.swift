@@ -17,11 +17,11 @@ extension FailureMessage {
   /// When the outer events differ, the outer rows are drawn with each inner signal as the key of
   /// the expected inner marble it matches, or a new letter, and a legend gives every marble:
   ///
-  ///     marbles differ at frame 5
-  ///       expected  --a--b|
-  ///       actual    --a---c|
-  ///                      ^ expected next("b") at frame 5, got nothing
-  ///       where a = -x|, b = --y|, c = --y|
+  ///     marbles differ at frame 4
+  ///       expected  --a-b-|
+  ///       actual    --a--c|
+  ///                     ^ expected next("b") at frame 4, got nothing; it never came
+  ///       where a = -x|, b = --y|, c = -y|
   ///
   /// - Parameters:
   ///   - expectedMarble: The outer marble as written; each value character is a key of `inner`.

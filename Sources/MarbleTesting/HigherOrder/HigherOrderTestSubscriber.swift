@@ -46,9 +46,10 @@ extension TestScheduler {
   /// `disposeAt`; every inner signal is subscribed and recorded the moment it is sent.
   ///
   /// ```swift
-  /// let windows = scheduler.recordHigherOrder(source.groupBy { $0.lowercased() })
+  /// let source = try scheduler.cold("-a-b-A-B-|")
+  /// let groups = scheduler.recordHigherOrder(source.groupBy { $0.lowercased() })
   /// scheduler.run()
-  /// assertMarbles(windows, "-a-b-----|", inner: ["a": "a---A---|", "b": "b---B-|"])
+  /// assertMarbles(groups, "-x-y-----|", inner: ["x": "a---A---|", "y": "b---B-|"])
   /// ```
   ///
   /// - Parameters:
