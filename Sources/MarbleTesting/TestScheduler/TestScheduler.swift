@@ -312,8 +312,9 @@ public final class TestScheduler: Scheduler {
   private func stopAtStepLimit(_ actionsRun: Int) -> TestSchedulerFailure {
     state.withLock { state in
       let queue = state.queue
-      let pending = queue.pendingKeys.filter { !queue.slots[$0.slot].isCancelled }
-      let culprit = pending.max { queue.slots[$0.slot].generation < queue.slots[$1.slot].generation }
+      let slots = queue.slots
+      let pending = queue.pendingKeys.filter { !slots[$0.slot].isCancelled }
+      let culprit = pending.max { slots[$0.slot].generation < slots[$1.slot].generation }
       let failure = TestSchedulerFailure(
         kind: .stepLimitExceeded,
         message: "TestScheduler stopped after \(actionsRun) actions (its stepLimit) at tick "
