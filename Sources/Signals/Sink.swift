@@ -9,60 +9,124 @@
 /// A sink can start *held*: the subscribing thread owns delivery from the start, so a subject can
 /// replay its history to the newcomer (``deliverHeld(_:)``) while live events sent meanwhile from
 /// other threads queue up behind the replay, then ``release()`` delivers them.
+///
+/// NB: the lock guards a non-generic ``Control``; the generic parts (the downstream, the queue) are
+/// stored beside it and only touched while that lock is held. Code in this generic class is not
+/// specialized for the caller's types, and a lock around a generic state made every event look up
+/// the state's, the mutex's and `Event`'s type metadata in the runtime's cache. A value sent while
+/// nobody else is delivering — almost always — goes straight to `downstream.sendNext`, without
+/// becoming an `Event`.
 final class Sink<Value: Sendable, Failure: Error>: SubscriberProtocol, Disposable {
-  private struct State {
-    /// The receiver; `nil` once the subscription has terminated or been disposed.
-    var downstream: (any SubscriberProtocol<Value, Failure>)?
-    /// Whether a thread is delivering (and owns the queue).
-    var isDelivering: Bool
-    /// Whether a terminal event has been accepted; later events are dropped.
-    var isTerminated = false
-    /// Events waiting for the deliverer, from `head` on.
-    var pending: [Event<Value, Failure>] = []
-    var head = 0
-
-    /// The next queued event, or `nil` after giving up the delivery role.
-    mutating func dequeue() -> Event<Value, Failure>? {
-      guard downstream != nil, head < pending.count else {
-        isDelivering = false
-        pending.removeAll()
-        head = 0
-        return nil
-      }
-      defer { head += 1 }
-      return pending[head]
-    }
-  }
-
-  private let state: Locked<State>
+  private let control: Locked<SinkControl>
+  /// The receiver; a ``ReleasedSubscriber`` once the subscription has terminated or been disposed
+  /// (`control.isReleased`). Guarded by `control`'s lock. Not optional: an optional of this
+  /// existential is looked up in the metadata cache wherever unspecialized code copies one.
+  nonisolated(unsafe) private var downstream: any SubscriberProtocol<Value, Failure>
+  /// Events waiting for the deliverer, from `head` on. Guarded by `control`'s lock.
+  nonisolated(unsafe) private var pending: [Event<Value, Failure>] = []
+  nonisolated(unsafe) private var head = 0
   /// What the subscription owns: disposed when it terminates or is disposed.
   let resources = CompoundDisposable()
 
   init(_ downstream: any SubscriberProtocol<Value, Failure>, held: Bool = false) {
-    state = Locked(State(downstream: downstream, isDelivering: held))
+    self.downstream = downstream
+    control = Locked(SinkControl(isDelivering: held))
   }
 
-  func sendNext(_ value: Value) { send(.next(value)) }
+  func sendNext(_ value: Value) {
+    var shouldDeliver = false
+    let target = control.withLock { control -> any SubscriberProtocol<Value, Failure> in
+      if !control.isTerminated {
+        if control.isDelivering {
+          enqueue(.next(value), &control)
+        } else {
+          control.isDelivering = true
+          shouldDeliver = true
+        }
+      }
+      return downstream
+    }
+    guard shouldDeliver else { return }
+    target.sendNext(value)
+    let hasQueued = control.withLock { control -> Bool in
+      if control.queued == 0 {
+        // NB: `pending` is empty whenever `queued` is 0 here (a drain always ends by emptying it).
+        control.isDelivering = false
+        return false
+      }
+      return true
+    }
+    if hasQueued { continueDelivery(to: target) }
+  }
+
   func sendError(_ error: Failure) { send(.error(error)) }
   func sendCompleted() { send(.completed) }
 
   func send(_ event: Event<Value, Failure>) {
-    // NB: the lock returns a `Bool` and hands the downstream out through a local: a generic result
-    // type (an optional existential) would make unspecialized code look up its type metadata on
-    // every event, which was half the cost of a delivery.
-    var downstream: (any SubscriberProtocol<Value, Failure>)?
-    let shouldDrain = state.withLock { state -> Bool in
-      guard !state.isTerminated, state.downstream != nil else { return false }
-      if event.isTerminal { state.isTerminated = true }
-      if state.isDelivering {
-        state.pending.append(event)
-        return false
+    var shouldDeliver = false
+    let target = control.withLock { control -> any SubscriberProtocol<Value, Failure> in
+      if !control.isTerminated {
+        if event.isTerminal { control.isTerminated = true }
+        if control.isDelivering {
+          enqueue(event, &control)
+        } else {
+          control.isDelivering = true
+          shouldDeliver = true
+        }
       }
-      state.isDelivering = true
-      downstream = state.downstream
-      return true
+      return downstream
     }
-    if shouldDrain, let downstream { drain(to: downstream, startingWith: event) }
+    if shouldDeliver { drain(to: target, startingWith: event) }
+  }
+
+  /// Queues `event` for the deliverer. Call with the lock held.
+  @inline(never)
+  private func enqueue(_ event: Event<Value, Failure>, _ control: inout SinkControl) {
+    pending.append(event)
+    control.queued += 1
+  }
+
+  /// Takes the next queued event, or gives up the delivery role. Call with the lock held.
+  @inline(never)
+  private func dequeue(_ control: inout SinkControl) -> Event<Value, Failure>? {
+    guard !control.isReleased, control.queued > 0 else {
+      control.isDelivering = false
+      if !pending.isEmpty { pending.removeAll() }
+      head = 0
+      control.queued = 0
+      return nil
+    }
+    defer {
+      head += 1
+      control.queued -= 1
+    }
+    return pending[head]
+  }
+
+  /// After delivering a value, delivers what queued meanwhile.
+  @inline(never)
+  private func continueDelivery(to downstream: any SubscriberProtocol<Value, Failure>) {
+    var next: Event<Value, Failure>?
+    control.withLock { next = dequeue(&$0) }
+    if let next { drain(to: downstream, startingWith: next) }
+  }
+
+  /// Delivers `values` while the caller owns delivery (a held sink during a subject's replay),
+  /// stopping early if the subscription is disposed meanwhile (perhaps by a value just sent).
+  ///
+  /// - Returns: `false` once the subscription is over.
+  func replayHeld(_ values: ArraySlice<Value>) -> Bool {
+    var isLive = false
+    let target = control.withLock { control -> any SubscriberProtocol<Value, Failure> in
+      isLive = !control.isReleased
+      return downstream
+    }
+    guard isLive else { return false }
+    for value in values {
+      target.sendNext(value)
+      if control.withLock({ $0.isReleased }) { return false }
+    }
+    return true
   }
 
   /// Delivers one event while the caller owns delivery (a held sink during replay).
@@ -73,13 +137,14 @@ final class Sink<Value: Sendable, Failure: Error>: SubscriberProtocol, Disposabl
   /// - Returns: `false` once the subscription is over (disposed, perhaps by the event just sent).
   @discardableResult
   func deliverHeld(_ event: Event<Value, Failure>) -> Bool {
-    let downstream = state.withLock { state -> (any SubscriberProtocol<Value, Failure>)? in
-      guard let downstream = state.downstream else { return nil }
-      if event.isTerminal { state.isTerminated = true }
+    var isLive = false
+    let target = control.withLock { control -> any SubscriberProtocol<Value, Failure> in
+      isLive = !control.isReleased
+      if isLive, event.isTerminal { control.isTerminated = true }
       return downstream
     }
-    guard let downstream else { return false }
-    downstream.send(event)
+    guard isLive else { return false }
+    target.send(event)
     if event.isTerminal {
       finish()
       return false
@@ -89,9 +154,13 @@ final class Sink<Value: Sendable, Failure: Error>: SubscriberProtocol, Disposabl
 
   /// Gives up the delivery role taken by a held sink, first delivering what queued meanwhile.
   func release() {
-    let next = state.withLock { $0.dequeue() }
-    guard let next, let downstream = state.withLock({ $0.downstream }) else { return }
-    drain(to: downstream, startingWith: next)
+    var next: Event<Value, Failure>?
+    let target = control.withLock { control -> any SubscriberProtocol<Value, Failure> in
+      next = dequeue(&control)
+      return downstream
+    }
+    guard let next else { return }
+    drain(to: target, startingWith: next)
   }
 
   private func drain(
@@ -104,32 +173,67 @@ final class Sink<Value: Sendable, Failure: Error>: SubscriberProtocol, Disposabl
         finish()
         return
       }
-      guard let next = state.withLock({ $0.dequeue() }) else { return }
+      var next: Event<Value, Failure>?
+      control.withLock { next = dequeue(&$0) }
+      guard let next else { return }
       event = next
     }
   }
 
   /// Ends the subscription after its terminal event: releases the downstream, disposes resources.
   private func finish() {
-    state.withLock { state in
-      state.downstream = nil
-      state.isDelivering = false
-      state.pending.removeAll()
-    }
+    let released = releaseDownstream(isDelivering: false)
+    _ = released
     resources.dispose()
   }
 
   func dispose() {
-    state.withLock { state in
-      state.downstream = nil
-      state.isTerminated = true
-      state.pending.removeAll()
-      state.head = 0
-    }
+    let released = releaseDownstream(isDelivering: nil)
+    _ = released
     resources.dispose()
   }
 
-  var isDisposed: Bool {
-    state.withLock { $0.downstream == nil }
+  /// Drops the downstream and the queue under the lock, and returns them so that they are
+  /// released after it (their deinitializers may call back in).
+  private func releaseDownstream(
+    isDelivering: Bool?
+  ) -> (any SubscriberProtocol<Value, Failure>, [Event<Value, Failure>]) {
+    let released = ReleasedSubscriber<Value, Failure>()
+    return control.withLock { control in
+      control.isReleased = true
+      control.isTerminated = true
+      control.queued = 0
+      if let isDelivering { control.isDelivering = isDelivering }
+      defer {
+        downstream = released
+        pending = []
+        head = 0
+      }
+      return (downstream, pending)
+    }
   }
+
+  var isDisposed: Bool {
+    control.withLock { $0.isReleased }
+  }
+}
+
+/// A ``Sink``'s delivery state. Not nested in `Sink`: a nested type would be generic too, and
+/// looked up in the runtime's metadata cache on every event.
+private struct SinkControl {
+  /// Whether a thread is delivering (and owns the queue).
+  var isDelivering: Bool
+  /// Whether a terminal event has been accepted, or the sink disposed; later events are dropped.
+  var isTerminated = false
+  /// Whether `downstream` has been released (terminated or disposed).
+  var isReleased = false
+  /// How many events wait in `pending`, from `head` on.
+  var queued = 0
+}
+
+/// What a ``Sink`` holds once its subscription is over: it receives nothing, and holds nothing.
+private struct ReleasedSubscriber<Value: Sendable, Failure: Error>: SubscriberProtocol {
+  func sendNext(_ value: Value) {}
+  func sendError(_ error: Failure) {}
+  func sendCompleted() {}
 }

@@ -31,6 +31,8 @@ public final class TestSignal<Value: Sendable, Failure: Error>: SignalProtocol {
   public let scheduler: TestScheduler
 
   private let log = Locked<[Subscription]>([])
+  /// `events` grouped by tick.
+  private let batches: [Batch]
   private let subject: Subject<Value, Failure>?
 
   /// Each subscription so far, in subscription order.
@@ -42,6 +44,7 @@ public final class TestSignal<Value: Sendable, Failure: Error>: SignalProtocol {
     self.kind = kind
     self.events = events
     self.scheduler = scheduler
+    batches = Self.batches(events)
     guard kind == .hot else {
       subject = nil
       return
@@ -49,9 +52,17 @@ public final class TestSignal<Value: Sendable, Failure: Error>: SignalProtocol {
     let subject = Subject<Value, Failure>()
     self.subject = subject
     let now = scheduler.now
-    for batch in Self.batches(events) where batch.time >= now {
-      scheduler.schedule(at: batch.time) {
-        for event in batch.events { subject.send(event) }
+    for batch in batches where batch.time >= now {
+      let values = batch.values
+      if let terminal = batch.terminal {
+        scheduler.schedule(at: batch.time) {
+          Self.send(values, to: subject)
+          subject.send(terminal)
+        }
+      } else {
+        // NB: without the terminal event in its context: a captured `Event?` costs lookups in the
+        // runtime's metadata cache on every run.
+        scheduler.schedule(at: batch.time) { Self.send(values, to: subject) }
       }
     }
   }
@@ -78,13 +89,13 @@ public final class TestSignal<Value: Sendable, Failure: Error>: SignalProtocol {
         disposables.add(subject.subscribe(subscriber))
       } else {
         let start = scheduler.now
-        for batch in Self.batches(self.events) {
+        for batch in self.batches {
           if batch.time == 0 {
-            for event in batch.events { subscriber.send(event) }
+            Self.send(batch, to: subscriber)
           } else {
             disposables.add(
               scheduler.schedule(at: start.clampedAdding(batch.time)) {
-                for event in batch.events { subscriber.send(event) }
+                Self.send(batch, to: subscriber)
               })
           }
         }
@@ -93,16 +104,50 @@ public final class TestSignal<Value: Sendable, Failure: Error>: SignalProtocol {
     }
   }
 
+  /// Sends one tick's events.
+  ///
+  /// NB: values go out as values, not `Event`s: this code runs unspecialized, and each generic type
+  /// it touches per event costs a lookup in the runtime's metadata cache.
+  private static func send(_ batch: Batch, to subscriber: some SubscriberProtocol<Value, Failure>) {
+    send(batch.values, to: subscriber)
+    if let terminal = batch.terminal { subscriber.send(terminal) }
+  }
+
+  private static func send(_ values: [Value], to subject: Subject<Value, Failure>) {
+    forEach(values) { subject.sendNext($0) }
+  }
+
+  private static func send(
+    _ values: [Value], to subscriber: some SubscriberProtocol<Value, Failure>
+  ) {
+    forEach(values) { subscriber.sendNext($0) }
+  }
+
+  /// A plain index loop: `for in` over an array in unspecialized code looks up its iterator's
+  /// metadata on every step.
+  private static func forEach(_ values: [Value], _ body: (Value) -> Void) {
+    var index = 0
+    while index < values.count {
+      body(values[index])
+      index += 1
+    }
+  }
+
+  /// One tick's events: values, then perhaps the terminal event.
+  private typealias Batch = (time: Int, values: [Value], terminal: Event<Value, Failure>?)
+
   /// The events grouped by tick, so that one scheduled action sends a whole group.
   private static func batches(
     _ events: [Recorded<Event<Value, Failure>>]
-  ) -> [(time: Int, events: [Event<Value, Failure>])] {
-    var batches: [(time: Int, events: [Event<Value, Failure>])] = []
+  ) -> [Batch] {
+    var batches: [Batch] = []
     for event in events {
-      if batches.last?.time == event.time {
-        batches[batches.count - 1].events.append(event.value)
+      if batches.last?.time != event.time { batches.append((event.time, [], nil)) }
+      // The list was validated: nothing follows a terminal event.
+      if case .next(let value) = event.value {
+        batches[batches.count - 1].values.append(value)
       } else {
-        batches.append((event.time, [event.value]))
+        batches[batches.count - 1].terminal = event.value
       }
     }
     return batches

@@ -5,14 +5,20 @@
 /// Usually made by ``TestScheduler/record(_:subscribeAt:disposeAt:)``; it can also be subscribed by
 /// hand: `signal.subscribe(TestSubscriber(scheduler))`.
 public final class TestSubscriber<Value: Sendable, Failure: Error>: SubscriberProtocol {
-  private struct State {
-    var events: [Recorded<Event<Value, Failure>>] = []
-    var subscription: (any Disposable)?
-  }
-
   /// The scheduler whose clock stamps the events.
   public let scheduler: TestScheduler
-  private let state = Locked(State())
+
+  // NB: the lock guards the fields below it, which are only touched inside `lock.withLock`. The
+  // values are kept apart from their times, and `Recorded` events are only built when read:
+  // recording a value then costs 8 bytes plus the value, and no lookup of generic type metadata
+  // (this code is not specialized for the caller's types).
+  private let lock = Locked(())
+  nonisolated(unsafe) private var valueTimes: [Int] = []
+  nonisolated(unsafe) private var recordedValues: [Value] = []
+  /// The terminal event, and anything (wrongly) sent after it, in order.
+  nonisolated(unsafe) private var tail: [Recorded<Event<Value, Failure>>] = []
+  nonisolated(unsafe) private var hasTail = false
+  nonisolated(unsafe) private var subscription: (any Disposable)?
 
   /// Creates a recorder stamping events with `scheduler`'s clock.
   ///
@@ -23,7 +29,15 @@ public final class TestSubscriber<Value: Sendable, Failure: Error>: SubscriberPr
 
   /// Every event received, with its tick, in order.
   public var events: [Recorded<Event<Value, Failure>>] {
-    state.withLock { $0.events }
+    let (times, values, tail) = lock.withLock { _ in (valueTimes, recordedValues, self.tail) }
+    // NB: one plain loop, so that the generic types' metadata is looked up once, not per event.
+    var events: [Recorded<Event<Value, Failure>>] = []
+    events.reserveCapacity(times.count + tail.count)
+    for index in times.indices {
+      events.append(Recorded(time: times[index], value: .next(values[index])))
+    }
+    events += tail
+    return events
   }
 
   /// The values received, without times.
@@ -43,11 +57,22 @@ public final class TestSubscriber<Value: Sendable, Failure: Error>: SubscriberPr
 
   /// Disposes the recorded subscription now (if it has started).
   public func dispose() {
-    state.withLock { $0.subscription }?.dispose()
+    lock.withLock { _ in subscription }?.dispose()
   }
 
   /// Records a value at the scheduler's current tick.
-  public func sendNext(_ value: Value) { record(.next(value)) }
+  public func sendNext(_ value: Value) {
+    let time = scheduler.now
+    lock.withLock { _ in
+      if hasTail {
+        appendToTail(Recorded(time: time, value: .next(value)))
+      } else {
+        valueTimes.append(time)
+        recordedValues.append(value)
+      }
+    }
+  }
+
   /// Records a failure at the scheduler's current tick.
   public func sendError(_ error: Failure) { record(.error(error)) }
   /// Records completion at the scheduler's current tick.
@@ -55,12 +80,18 @@ public final class TestSubscriber<Value: Sendable, Failure: Error>: SubscriberPr
 
   /// Keeps the subscription so that ``dispose()`` can end it.
   public func didSubscribe(with subscription: any Disposable) {
-    state.withLock { $0.subscription = subscription }
+    lock.withLock { _ in self.subscription = subscription }
   }
 
   private func record(_ event: Event<Value, Failure>) {
     let recorded = Recorded(time: scheduler.now, value: event)
-    state.withLock { $0.events.append(recorded) }
+    lock.withLock { _ in appendToTail(recorded) }
+  }
+
+  /// Call with the lock held.
+  private func appendToTail(_ recorded: Recorded<Event<Value, Failure>>) {
+    tail.append(recorded)
+    hasTail = true
   }
 }
 

@@ -21,7 +21,8 @@
 /// - The clock never moves backwards: an action scheduled in the past runs at ``now``.
 /// - A `Duration` becomes ticks rounding up, so nothing runs early.
 /// - A repeating action is rescheduled from its due time, not from when it ran.
-/// - The queue is a binary heap: O(log n) per action.
+/// - The queue is a binary heap, O(log n) per action, with an O(1) fast path for work scheduled in
+///   time order (most of it: hot signals, same-tick follow-ups).
 /// - No lock is held while an action runs, so actions may schedule, subscribe and send freely.
 /// - ``run()`` stops after ``stepLimit`` actions instead of hanging on an endless timer; the result
 ///   and ``failures`` say which action kept rescheduling.
@@ -38,7 +39,7 @@ public final class TestScheduler: Scheduler {
   /// How many actions one `run()` or `advance` call may run before it gives up.
   public let stepLimit: Int
 
-  private struct State {
+  struct State {
     var now = 0
     var nextSequence = 0
     var queue = ActionHeap()
@@ -53,6 +54,13 @@ public final class TestScheduler: Scheduler {
   }
 
   private let state = Locked(State())
+
+  deinit {
+    // Pending closures may hold their own handles, which hold `state`: release them so that such
+    // cycles end with the scheduler.
+    let bodies = state.withLock { $0.queue.removeAll() }
+    _ = bodies
+  }
   private let tickAttoseconds: Int128
 
   /// Creates a scheduler whose clock reads tick 0.
@@ -178,24 +186,26 @@ public final class TestScheduler: Scheduler {
   }
 
   private func enqueue(after delay: Int, interval: Int?, _ body: @escaping @Sendable () -> Void)
-    -> ScheduledAction
+    -> ScheduledActionHandle
   {
     enqueue(at: nil, delay: delay, interval: interval, body)
   }
 
   private func enqueue(
     at time: Int?, delay: Int = 0, interval: Int?, _ body: @escaping @Sendable () -> Void
-  ) -> ScheduledAction {
-    state.withLock { state in
+  ) -> ScheduledActionHandle {
+    let (slot, id) = state.withLock { state -> (Int, Int) in
       let due = max(state.now, time ?? state.now.clampedAdding(delay))
-      let generation = state.running.map { $0.generation + 1 } ?? 0
-      let chainStart = state.running?.chainStart ?? due
-      let action = ScheduledAction(body: body, interval: interval, chainStart: chainStart)
-      state.queue.push(
-        .init(time: due, sequence: state.nextSequence, generation: generation, action: action))
+      let id = state.nextSequence
       state.nextSequence += 1
-      return action
+      let slot = state.queue.store(
+        .init(
+          id: id, body: body, interval: interval, chainStart: state.running?.chainStart ?? due,
+          generation: state.running.map { $0.generation + 1 } ?? 0))
+      state.queue.push(time: due, sequence: id, slot: slot)
+      return (slot, id)
     }
+    return ScheduledActionHandle(state: state, slot: slot, id: id)
   }
 
   // MARK: Running
@@ -246,26 +256,47 @@ public final class TestScheduler: Scheduler {
     if let refusal { return RunResult(actionsRun: 0, now: now, failure: refusal) }
 
     var actionsRun = 0
+    var isAtStepLimit = false
     while true {
-      let next = state.withLock { state -> ActionHeap.Entry? in
-        guard let time = state.queue.firstTime, limit.map({ time <= $0 }) ?? true,
+      let next = state.withLock { state -> (key: ActionHeap.Key, body: @Sendable () -> Void)? in
+        while let time = state.queue.firstTime, limit.map({ time <= $0 }) ?? true,
           let first = state.queue.popFirst()
-        else { return nil }
-        // A cancelled action is dropped without moving the clock: it never happened.
-        if first.action.isDisposed { return first }
-        state.now = max(state.now, first.time)
-        state.running = (first.generation, first.action.chainStart)
-        return first
+        {
+          let slot = state.queue.slots[first.slot]
+          // A cancelled action is dropped without moving the clock: it never happened.
+          guard let body = slot.body else {
+            state.queue.free(first.slot)
+            continue
+          }
+          state.now = max(state.now, first.time)
+          if actionsRun == stepLimit {
+            // Put the action back, first in line: nothing is lost, a later call can go on.
+            state.queue.push(time: first.time, sequence: -1, slot: first.slot)
+            isAtStepLimit = true
+            return nil
+          }
+          state.running = (slot.generation, slot.chainStart)
+          return (first, body)
+        }
+        return nil
       }
-      guard let entry = next else { break }
-      let action = entry.action
-      guard !action.isDisposed else { continue }
-      if actionsRun == stepLimit { return stopAtStepLimit(actionsRun: actionsRun, pending: entry) }
-      action.body()
+      guard let (key, body) = next else { break }
+      body()
       actionsRun += 1
-      if let interval = action.interval, !action.isDisposed {
-        reschedule(entry, every: interval)
+      state.withLock { state in
+        let slot = state.queue.slots[key.slot]
+        if let interval = slot.interval, !slot.isCancelled {
+          // A repeat keeps its slot, so the handle its scheduler holds keeps stopping it.
+          let due = max(state.now, key.time.clampedAdding(interval))
+          state.queue.requeue(slot: key.slot, time: due, sequence: state.nextSequence)
+          state.nextSequence += 1
+        } else {
+          state.queue.free(key.slot)
+        }
       }
+    }
+    if isAtStepLimit {
+      return RunResult(actionsRun: actionsRun, now: now, failure: stopAtStepLimit(actionsRun))
     }
     let now = state.withLock { state -> Int in
       if let limit { state.now = max(state.now, limit) }
@@ -276,37 +307,25 @@ public final class TestScheduler: Scheduler {
     return RunResult(actionsRun: actionsRun, now: now, failure: nil)
   }
 
-  /// Puts a repeating action back, due one interval after the time it was due, as the same object,
-  /// so the disposable its scheduler holds keeps stopping it.
-  private func reschedule(_ entry: ActionHeap.Entry, every interval: Int) {
+  /// Ends a call that ran `stepLimit` actions with live work still due: records which action kept
+  /// rescheduling.
+  private func stopAtStepLimit(_ actionsRun: Int) -> TestSchedulerFailure {
     state.withLock { state in
-      let due = max(state.now, entry.time.clampedAdding(interval))
-      state.queue.push(
-        .init(
-          time: due, sequence: state.nextSequence, generation: entry.generation + 1,
-          action: entry.action))
-      state.nextSequence += 1
-    }
-  }
-
-  private func stopAtStepLimit(actionsRun: Int, pending entry: ActionHeap.Entry) -> RunResult {
-    state.withLock { state in
-      // Put the action back, first in line: nothing is lost, a later call can go on.
-      var entry = entry
-      entry.sequence = -1
-      state.queue.push(entry)
-      let culprit = state.queue.entries.filter { !$0.action.isDisposed }
-        .max { $0.generation < $1.generation }
+      let queue = state.queue
+      let slots = queue.slots
+      let pending = queue.pendingKeys.filter { !slots[$0.slot].isCancelled }
+      let culprit = pending.max { slots[$0.slot].generation < slots[$1.slot].generation }
       let failure = TestSchedulerFailure(
         kind: .stepLimitExceeded,
         message: "TestScheduler stopped after \(actionsRun) actions (its stepLimit) at tick "
-          + "\(state.now), with \(state.queue.count) still pending. The action that kept "
-          + "rescheduling: \(culprit.map { $0.action.culpritDescription(generation: $0.generation, dueAt: $0.time) } ?? "none")."
-      )
+          + "\(state.now), with \(queue.count) still pending. The action that kept "
+          + "rescheduling: "
+          + (culprit.map { queue.slots[$0.slot].culpritDescription(dueAt: $0.time) } ?? "none")
+          + ".")
       state.failures.append(failure)
       state.running = nil
       state.isRunning = false
-      return RunResult(actionsRun: actionsRun, now: state.now, failure: failure)
+      return failure
     }
   }
 }

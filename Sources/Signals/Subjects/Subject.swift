@@ -42,7 +42,7 @@ public class Subject<Value: Sendable, Failure: Error>: SignalProtocol, Subscribe
   }
 
   /// Sends a value to every current subscriber.
-  public func sendNext(_ value: Value) { core.send(.next(value)) }
+  public func sendNext(_ value: Value) { core.sendNext(value) }
   /// Fails: every current and future subscriber receives the error; later sends are ignored.
   public func sendError(_ error: Failure) { core.send(.error(error)) }
   /// Completes: every current and future subscriber is completed; later sends are ignored.

@@ -1,6 +1,7 @@
 import Dispatch
 import MarbleTesting
 import Signals
+import Synchronization
 import Testing
 
 @Suite struct TestSchedulerTests {
@@ -98,6 +99,58 @@ import Testing
     #expect(action.isDisposed)
     scheduler.run()
     #expect(log.all == ["kept@1"])
+  }
+
+  @Test func cancellingReleasesTheActionAtOnceAndReportsItDisposed() {
+    final class Payload: Sendable {}
+    let scheduler = TestScheduler()
+    weak var released: Payload?
+    let disposable: any Disposable
+    do {
+      let payload = Payload()
+      released = payload
+      disposable = scheduler.schedule(at: 50) { _ = payload }
+    }
+    #expect(released != nil)
+    #expect(!disposable.isDisposed)
+    disposable.dispose()
+    #expect(released == nil)
+    #expect(disposable.isDisposed)
+    #expect(!scheduler.hasScheduledWork)
+    #expect(scheduler.run() == RunResult(actionsRun: 0, now: 0))
+  }
+
+  /// An operator's pending action often holds its own disposable (through the operator's state):
+  /// a cycle that must end with the scheduler, not outlive it.
+  @Test func pendingWorkHoldingItsOwnHandleIsReleasedWithTheScheduler() {
+    final class Holder: @unchecked Sendable {
+      // NB: set once, before the scheduler can run anything.
+      var handle: (any Disposable)?
+    }
+    weak var released: Holder?
+    do {
+      let scheduler = TestScheduler()
+      let holder = Holder()
+      released = holder
+      holder.handle = scheduler.schedule(at: 10) { holder.handle?.dispose() }
+      scheduler.advance(to: 5)
+    }
+    #expect(released == nil)
+  }
+
+  @Test func aOneShotActionThatRanReportsItselfDisposed() {
+    let scheduler = TestScheduler()
+    let first = scheduler.schedule(at: 1) {}
+    let second = scheduler.schedule(at: 2) {}
+    scheduler.advance(to: 1)
+    #expect(first.isDisposed)
+    #expect(!second.isDisposed)
+    // Its slot is reused by the next action; disposing the old handle must not cancel that one.
+    let log = Log<Int>()
+    scheduler.schedule(at: 3) { log.append(3) }
+    first.dispose()
+    scheduler.run()
+    #expect(log.all == [3])
   }
 
   @Test func anActionCancelledByAnEarlierOneAtTheSameTickNeverRuns() {
@@ -229,6 +282,47 @@ import Testing
     scheduler.run()
     let sorted = expected.sorted { ($0.time, $0.order) < ($1.time, $1.order) }.map(\.order)
     #expect(log.all == sorted)
+  }
+
+  /// In-order work takes the queue's sorted run, the rest its heap; actions that schedule more
+  /// work mix the two while draining. Every action must still run once, at its due time, in
+  /// `(time, scheduling order)` order.
+  @Test func orderHoldsWhenInOrderAndOutOfOrderWorkInterleave() {
+    let scheduler = TestScheduler()
+    let ran = Log<(due: Int, at: Int, order: Int)>()
+    let counter = Mutex(0)
+    let generator = Mutex(SplitMix(seed: 11))
+    @Sendable func random(_ bound: UInt64) -> Int {
+      Int(generator.withLock { $0.next() } % bound)
+    }
+    @Sendable func schedule(at due: Int, depth: Int) {
+      let order = counter.withLock { count in
+        defer { count += 1 }
+        return count
+      }
+      scheduler.schedule(at: due) {
+        ran.append((due, scheduler.now, order))
+        guard depth < 3 else { return }
+        for _ in 0..<random(3) {
+          // Now, soon, or (clamped to now) in the past.
+          schedule(at: scheduler.now + random(6) - 1, depth: depth + 1)
+        }
+      }
+    }
+    for block in 0..<40 {
+      // Alternate ascending stretches with scrambled ones.
+      for index in 0..<50 {
+        schedule(at: block % 2 == 0 ? block * 10 + index / 5 : random(400), depth: 0)
+      }
+    }
+    scheduler.run()
+    let runs = ran.all
+    #expect(runs.count == counter.withLock { $0 })
+    #expect(runs.count > 2_000)
+    #expect(Set(runs.map(\.order)).count == runs.count)
+    #expect(runs.allSatisfy { $0.at >= $0.due })
+    let keys = runs.map { ($0.at, $0.order) }
+    #expect(zip(keys, keys.dropFirst()).allSatisfy { $0 < $1 })
   }
 
   @Test func timeOperatorsFromSignalsRunOnVirtualTime() {
