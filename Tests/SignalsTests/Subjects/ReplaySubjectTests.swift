@@ -47,6 +47,19 @@ struct ReplaySubjectTests {
     #expect(recorder.events == [.next(4), .next(5), .completed])
   }
 
+  /// The history is trimmed lazily (compacted once half of it is stale), so check the window at
+  /// every step across several compactions, for a small and a larger capacity.
+  @Test("capacity: n keeps exactly the last n values however many were sent", arguments: [1, 3, 40])
+  func capacityWindowAcrossCompactions(capacity: Int) {
+    let subject = ReplaySubject<Int, Never>(capacity: capacity)
+    for sent in 1...300 {
+      subject.sendNext(sent)
+      let recorder = Recorder<Int, Never>()
+      subject.subscribe(recorder).dispose()
+      #expect(recorder.events == (max(1, sent - capacity + 1)...sent).map { .next($0) })
+    }
+  }
+
   @Test("capacity: 0 replays no value, only the terminal event")
   func capacityZero() {
     let subject = ReplaySubject<Int, Never>(capacity: 0)
