@@ -11,11 +11,14 @@ let package = Package(
     .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
   ],
   targets: [
+    // glibc's malloc statistics, which Swift's Glibc module does not export.
+    .target(name: "MallocStats"),
     .executableTarget(
       name: "MarblesBenchmarks",
       dependencies: [
         .product(name: "Signals", package: "Marbles"),
         .product(name: "MarbleTesting", package: "Marbles"),
+        "MallocStats",
         .product(name: "OpenCombine", package: "OpenCombine"),
       ]
     )

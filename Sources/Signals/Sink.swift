@@ -1,3 +1,5 @@
+import Synchronization
+
 /// One subscription's delivery point: it serializes events to the downstream subscriber, enforces
 /// the event grammar and releases everything once the subscription ends.
 ///
@@ -18,6 +20,8 @@
 /// becoming an `Event`.
 final class Sink<Value: Sendable, Failure: Error>: SubscriberProtocol, Disposable {
   private let control: Locked<SinkControl>
+  /// `control.isReleased`, readable without the lock: a replay checks it after every value.
+  private let releasedFlag = Atomic(false)
   /// The receiver; a ``ReleasedSubscriber`` once the subscription has terminated or been disposed
   /// (`control.isReleased`). Guarded by `control`'s lock. Not optional: an optional of this
   /// existential is looked up in the metadata cache wherever unspecialized code copies one.
@@ -124,7 +128,7 @@ final class Sink<Value: Sendable, Failure: Error>: SubscriberProtocol, Disposabl
     guard isLive else { return false }
     for value in values {
       target.sendNext(value)
-      if control.withLock({ $0.isReleased }) { return false }
+      if releasedFlag.load(ordering: .acquiring) { return false }
     }
     return true
   }
@@ -201,6 +205,7 @@ final class Sink<Value: Sendable, Failure: Error>: SubscriberProtocol, Disposabl
     let released = ReleasedSubscriber<Value, Failure>()
     return control.withLock { control in
       control.isReleased = true
+      releasedFlag.store(true, ordering: .releasing)
       control.isTerminated = true
       control.queued = 0
       if let isDelivering { control.isDelivering = isDelivering }

@@ -1,6 +1,8 @@
 import Dispatch
 import Foundation
 
+import MallocStats
+
 /// Runs a phase five times and reports the median, so one slow run (the other core busy) does not
 /// decide the figure.
 struct Harness {
@@ -45,6 +47,11 @@ struct Harness {
   @inline(never)
   static func consume(_ value: Int) {
     if value == 0x5EED_5EED { print("") }
+  }
+
+  /// The bytes malloc has handed out and not taken back (glibc's `mallinfo2`); 0 elsewhere.
+  static func heapInUse() -> Int {
+    malloc_stats_in_use()
   }
 
   /// The process's peak resident memory, from /proc (Linux); `nil` elsewhere.
