@@ -102,7 +102,8 @@ if isSelected("b. memory") {
     Double(heapKept(recording: true) - heapKept(recording: false)) / Double(hundredThousand)
   print(
     "b. memory: a recorded event takes "
-      + String(format: "%.1f bytes of heap for an event of %d bytes (%.2fx)", perEvent, eventSize,
+      + String(
+        format: "%.1f bytes of heap for an event of %d bytes (%.2fx)", perEvent, eventSize,
         perEvent / Double(eventSize)))
 }
 

@@ -49,7 +49,8 @@ struct ReplaySubjectTests {
 
   /// The history is trimmed lazily (compacted once half of it is stale), so check the window at
   /// every step across several compactions, for a small and a larger capacity.
-  @Test("capacity: n keeps exactly the last n values however many were sent", arguments: [1, 3, 40])
+  @Test(
+    "capacity: n keeps exactly the last n values however many were sent", arguments: [1, 3, 40])
   func capacityWindowAcrossCompactions(capacity: Int) {
     let subject = ReplaySubject<Int, Never>(capacity: capacity)
     for sent in 1...300 {
