@@ -55,11 +55,16 @@ enum MarblePrinter {
       }
       return !onlyASCIIPrintsItself || character.isASCII ? character : nil
     }
-    // Name the values.
+    // Name the values. NB: each value's own character is found once, for both passes.
+    var ownCharacters: [Character?] = []
+    ownCharacters.reserveCapacity(events.count)
     var selfPrinting = Set<Character>()
     for event in events {
       if case .next(let value) = event.value, let character = ownCharacter(value) {
+        ownCharacters.append(character)
         selfPrinting.insert(character)
+      } else {
+        ownCharacters.append(nil)
       }
     }
     var letters = LetterPool(skipping: selfPrinting.union(reserved))
@@ -70,10 +75,12 @@ enum MarblePrinter {
     var error: Failure?
     var symbols: [Character] = []
     symbols.reserveCapacity(events.count)
-    for event in events {
+    // NB: index loops here and below; `enumerated()` is slow in unspecialized generic code.
+    for index in events.indices {
+      let event = events[index]
       switch event.value {
       case .next(let value):
-        if let character = ownCharacter(value) {
+        if let character = ownCharacters[index] {
           if values[character] == nil { values[character] = value }
           symbols.append(character)
           continue
@@ -109,7 +116,8 @@ enum MarblePrinter {
 
     // Group events of one tick.
     var items: [Item] = []
-    for (index, event) in events.enumerated() {
+    for index in events.indices {
+      let event = events[index]
       if let last = items.last, last.time == event.time {
         items[items.count - 1].symbols.append(symbols[index])
       } else {
@@ -118,7 +126,10 @@ enum MarblePrinter {
     }
     // Frame 0 is `^` when anything happens before it.
     var start = 0
-    if let earliest = events.lazy.map(\.time).min(), earliest < 0 {
+    // NB: a plain loop; a key path read per event is slow in unspecialized generic code.
+    var earliest = 0
+    for event in events where event.time < earliest { earliest = event.time }
+    if earliest < 0 {
       start = earliest
       if let zero = items.firstIndex(where: { $0.time >= 0 }) {
         if items[zero].time == 0 {
@@ -148,7 +159,17 @@ enum MarblePrinter {
   /// is a letter or digit.
   private static func ownCharacter<Value>(_ value: Value) -> Character? {
     let character: Character
-    if let string = value as? String {
+    if Value.self == String.self {
+      // NB: for speed, no dynamic cast when `Value` is `String`, and no counting of the
+      // characters of a string of one byte.
+      let string = unsafeBitCast(value, to: String.self)
+      if string.utf8.count == 1, let first = string.first {
+        character = first
+      } else {
+        guard string.count == 1, let first = string.first else { return nil }
+        character = first
+      }
+    } else if let string = value as? String {
       guard string.count == 1, let first = string.first else { return nil }
       character = first
     } else if let single = value as? Character {
@@ -223,7 +244,7 @@ enum MarblePrinter {
       var remaining = gap
       while remaining > 0 {
         let chunk = min(remaining, largestChunk)
-        if let last = output.last, !last.isWhitespace { output.append(" ") }
+        if let last = output.last, !last.isMarbleWhitespace { output.append(" ") }
         output.append(contentsOf: MarbleTime.millisecondsText(attoseconds: chunk * tick))
         output.append(" ")
         remaining -= chunk
@@ -241,8 +262,8 @@ enum MarblePrinter {
         let symbol = item.symbols[0]
         if symbol.isMarbleDigit {
           let count = output.count
-          if count == 0 || output[count - 1].isWhitespace
-            || (output[count - 1] == "-" && (count == 1 || output[count - 2].isWhitespace))
+          if count == 0 || output[count - 1].isMarbleWhitespace
+            || (output[count - 1] == "-" && (count == 1 || output[count - 2].isMarbleWhitespace))
           {
             suspects.append(count)
           }
@@ -261,21 +282,34 @@ enum MarblePrinter {
 
     var suspectIndex = 0
     var wrapped = 0
-    var marbles = ""
-    marbles.reserveCapacity(output.count + 2 * suspects.count)
-    for (index, character) in output.enumerated() {
+    // NB: the text is built as UTF-8 bytes; appending `Character`s to a `String` one at a time is
+    // slow.
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(output.count + 2 * suspects.count)
+    func append(_ character: Character) {
+      if let ascii = character.marbleASCII {
+        bytes.append(ascii)
+      } else {
+        bytes.append(contentsOf: character.utf8)
+      }
+    }
+    for index in output.indices {
+      let character = output[index]
       if suspectIndex < suspects.count, suspects[suspectIndex] == index {
         suspectIndex += 1
         if MarbleScanner.readsAsTimeProgression(output, at: index) {
-          marbles += "[\(character)]"
+          bytes.append(UInt8(ascii: "["))
+          append(character)
+          bytes.append(UInt8(ascii: "]"))
           wrapped += 1
           continue
         }
       }
-      marbles.append(character)
+      append(character)
     }
     return Layout(
-      marbles: marbles, characterCount: output.count + 2 * wrapped, misplaced: misplaced)
+      marbles: String(decoding: bytes, as: UTF8.self), characterCount: output.count + 2 * wrapped,
+      misplaced: misplaced)
   }
 }
 
