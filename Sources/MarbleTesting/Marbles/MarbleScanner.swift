@@ -289,11 +289,13 @@ enum MarbleScanner {
   /// `values:` map is one too.)
   static func isValueCharacter(_ character: Character) -> Bool {
     // NB: ASCII is answered from the byte; `isLetter` and `isNumber` look up Unicode properties.
-    if let ascii = character.marbleASCII {
-      return (0x30...0x39).contains(ascii) || (0x41...0x5A).contains(ascii)
-        || (0x61...0x7A).contains(ascii)
-    }
+    if let ascii = character.marbleASCII { return isValueByte(ascii) }
     return character.isLetter || character.isNumber
+  }
+
+  /// Whether the one-byte character `ascii` is a value character: an ASCII letter or digit.
+  static func isValueByte(_ ascii: UInt8) -> Bool {
+    (0x30...0x39).contains(ascii) || (0x41...0x5A).contains(ascii) || (0x61...0x7A).contains(ascii)
   }
 
   /// Whether a time progression may start at `index`: at the start of the string or after
