@@ -162,7 +162,7 @@ enum MarblePrinter {
       // characters of a string of one byte.
       let string = unsafeBitCast(value, to: String.self)
       if string.utf8.count == 1, let byte = string.utf8.first {
-        return MarbleScanner.isValueByte(byte) ? Character(Unicode.Scalar(byte)) : nil
+        return MarbleScanner.isValueByte(byte) ? MarbleScanner.asciiCharacters[Int(byte)] : nil
       }
       guard string.count == 1, let first = string.first else { return nil }
       character = first

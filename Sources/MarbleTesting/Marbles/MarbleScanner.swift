@@ -64,7 +64,7 @@ enum MarbleScanner {
     _ marbles: String, mode: Mode, tick: Int128, position: Marble.SourcePosition,
     checksKeys: Bool, hasKey: (Character) -> Bool
   ) throws(MarbleSyntaxError) -> Result {
-    let characters = Self.characters(of: marbles)
+    let (characters, codes) = Self.characters(of: marbles)
     let count = characters.count
     var result = Result()
     var frame = 0
@@ -81,6 +81,11 @@ enum MarbleScanner {
         sourceLine: position.sourceLine ?? marbles)
     }
     func column(_ index: Int) -> Int { position.column + index }
+    func isWordStart(_ index: Int) -> Bool {
+      index == 0
+        || (codes[index - 1] == 0xFF
+          ? characters[index - 1].isWhitespace : Self.isWhitespaceByte(codes[index - 1]))
+    }
     func advance(by ticks: Int) {
       let (sum, overflow) = frame.addingReportingOverflow(ticks)
       if overflow {
@@ -109,17 +114,17 @@ enum MarbleScanner {
       let character = characters[index]
       // NB: the grammar is ASCII, so the dispatch is on the byte; comparing `Character`s and
       // reading their properties is slow. Anything else (0xFF) is a value, a key or a mistake.
-      let code = character.marbleASCII ?? 0xFF
-      if character.isMarbleNewline {
+      let code = codes[index]
+      if code == 0xFF ? character.isNewline : (0x0A...0x0D).contains(code) {
         throw error("a marble is one line; found a line break", at: index)
       }
-      if character.isMarbleWhitespace {
+      if code == 0xFF ? character.isWhitespace : Self.isWhitespaceByte(code) {
         index += 1
         continue
       }
       switch code {
       case UInt8(ascii: "-"):
-        if isWordStart(characters, index), index + 1 < count, characters[index + 1].isMarbleDigit,
+        if isWordStart(index), index + 1 < count, (0x30...0x39).contains(codes[index + 1]),
           timeProgression(characters, at: index + 1) != .none
         {
           throw error(
@@ -209,7 +214,7 @@ enum MarbleScanner {
         placed()
 
       default:
-        if character.isMarbleDigit, isWordStart(characters, index) {
+        if (0x30...0x39).contains(code), isWordStart(index) {
           switch timeProgression(characters, at: index) {
           case .none:
             break
@@ -234,7 +239,8 @@ enum MarbleScanner {
         guard case .events = mode else {
           throw error(notInSubscription(character), at: index)
         }
-        guard isValueCharacter(character) || (checksKeys && hasKey(character)) else {
+        let isValue = code == 0xFF ? isValueCharacter(character) : isValueByte(code)
+        guard isValue || (checksKeys && hasKey(character)) else {
           throw error(
             "unexpected character '\(character)'; a value is a letter or a digit, or a key of "
               + "values:", at: index)
@@ -275,14 +281,30 @@ enum MarbleScanner {
 
   // MARK: Characters
 
-  /// The characters of `marbles`, as `Array(marbles)` gives them.
+  /// The characters of `marbles`, as `Array(marbles)` gives them, and the byte of each one that
+  /// is one ASCII byte (`marbleASCII`), 0xFF for each other.
   ///
   /// NB: for speed, a string of ASCII bytes other than CR (the only ASCII byte that can join the
-  /// next one, `\r\n`, into one `Character`) is split byte by byte, with no grapheme breaking.
-  static func characters(of marbles: String) -> [Character] {
+  /// next one, `\r\n`, into one `Character`) is split byte by byte, with no grapheme breaking,
+  /// into `Character`s copied from a table.
+  static func characters(of marbles: String) -> (characters: [Character], codes: [UInt8]) {
     let isSimpleASCII = marbles.utf8.allSatisfy { $0 < 0x80 && $0 != 0x0D }
-    guard isSimpleASCII else { return Array(marbles) }
-    return marbles.utf8.map { Character(Unicode.Scalar($0)) }
+    guard isSimpleASCII else {
+      let characters = Array(marbles)
+      return (characters, characters.map { $0.marbleASCII ?? 0xFF })
+    }
+    let codes = Array(marbles.utf8)
+    let table = asciiCharacters
+    return (codes.map { table[Int($0)] }, codes)
+  }
+
+  /// The 128 ASCII characters, by byte.
+  static let asciiCharacters: [Character] = (0..<128).map { Character(Unicode.Scalar(UInt8($0))) }
+
+  /// Whether the ASCII byte `ascii` is whitespace: tab, line feed, vertical tab, form feed,
+  /// carriage return or space.
+  static func isWhitespaceByte(_ ascii: UInt8) -> Bool {
+    ascii == 0x20 || (0x09...0x0D).contains(ascii)
   }
 
   /// Whether `character` is a value character on its own: a letter or a digit. (A key of a
@@ -431,14 +453,7 @@ extension Character {
   /// tab, form feed, carriage return and space.
   var isMarbleWhitespace: Bool {
     guard let ascii = marbleASCII else { return isWhitespace }
-    return ascii == 0x20 || (0x09...0x0D).contains(ascii)
-  }
-
-  /// `isNewline`, answered from the byte for ASCII: line feed, vertical tab, form feed and carriage
-  /// return.
-  var isMarbleNewline: Bool {
-    guard let ascii = marbleASCII else { return isNewline }
-    return (0x0A...0x0D).contains(ascii)
+    return MarbleScanner.isWhitespaceByte(ascii)
   }
 
   /// Whether this is one of the ASCII digits `0`–`9`.
