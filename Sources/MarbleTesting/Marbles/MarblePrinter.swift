@@ -50,75 +50,84 @@ enum MarblePrinter {
     named: ((Value) -> Character?)?, reserved: Set<Character>
   ) -> (diagram: MarbleDiagram<Value, Failure>, characterCount: Int) {
     func ownCharacter(_ value: Value) -> Character? {
-      guard let character = named.map({ $0(value) }) ?? Self.ownCharacter(value) else {
-        return nil
-      }
+      let character: Character?
+      if let named { character = named(value) } else { character = Self.ownCharacter(value) }
+      guard let character else { return nil }
       return !onlyASCIIPrintsItself || character.isASCII ? character : nil
     }
-    // Name the values.
+    // NB: one pass to find each value's own character (once, for both passes), the earliest time
+    // and the events after a terminal one, and one pass to name values and group them: reading an
+    // event is slow in unspecialized generic code, and so are `enumerated()` and key paths. ASCII
+    // characters already seen skip the set and the dictionary.
+    var ownCharacters: [Character?] = []
+    ownCharacters.reserveCapacity(events.count)
     var selfPrinting = Set<Character>()
-    for event in events {
+    var seenSelfPrinting = ASCIISet()
+    var earliest = 0
+    // Check the list is one a signal can send; note what cannot be drawn.
+    var notes: [String] = []
+    var previousIsTerminal = false
+    for index in events.indices {
+      let event = events[index]
+      if event.time < earliest { earliest = event.time }
+      if previousIsTerminal {
+        notes.append(
+          "\(event) comes after the terminal \(events[index - 1]): no marble can show it, so this "
+            + "one does not parse")
+      }
+      previousIsTerminal = event.value.isTerminal
       if case .next(let value) = event.value, let character = ownCharacter(value) {
-        selfPrinting.insert(character)
+        ownCharacters.append(character)
+        if seenSelfPrinting.insert(character) { selfPrinting.insert(character) }
+      } else {
+        ownCharacters.append(nil)
       }
     }
     var letters = LetterPool(skipping: selfPrinting.union(reserved))
     var values: [Character: Value] = [:]
+    var valued = ASCIISet()
     var legend: [String] = []
     // Named values by description, so finding a value's letter is not a linear search.
     var named: [String: [(letter: Character, value: Value)]] = [:]
     var error: Failure?
-    var symbols: [Character] = []
-    symbols.reserveCapacity(events.count)
-    for event in events {
+    // Events of one tick share an item.
+    var items: [Item] = []
+    for index in events.indices {
+      let event = events[index]
+      let symbol: Character
       switch event.value {
       case .next(let value):
-        if let character = ownCharacter(value) {
-          if values[character] == nil { values[character] = value }
-          symbols.append(character)
-          continue
-        }
-        let key = String(describing: value)
-        if let known = named[key]?.first(where: { isSame?($0.value, value) ?? true }) {
-          symbols.append(known.letter)
+        if let character = ownCharacters[index] {
+          if valued.insert(character), values[character] == nil { values[character] = value }
+          symbol = character
         } else {
-          let letter = letters.next()
-          values[letter] = value
-          named[key, default: []].append((letter, value))
-          legend.append("\(letter) = \(legendText(value))")
-          symbols.append(letter)
+          let key = String(describing: value)
+          if let known = named[key]?.first(where: { isSame?($0.value, value) ?? true }) {
+            symbol = known.letter
+          } else {
+            let letter = letters.next()
+            values[letter] = value
+            named[key, default: []].append((letter, value))
+            legend.append("\(letter) = \(legendText(value))")
+            symbol = letter
+          }
         }
       case .error(let failure):
         if error == nil { error = failure }
-        symbols.append("#")
+        symbol = "#"
       case .completed:
-        symbols.append("|")
+        symbol = "|"
       }
-    }
-
-    // Check the list is one a signal can send; note what cannot be drawn.
-    var notes: [String] = []
-    for index in events.indices.dropFirst() {
-      let previous = events[index - 1]
-      if previous.value.isTerminal {
-        notes.append(
-          "\(events[index]) comes after the terminal \(previous): no marble can show it, so this "
-            + "one does not parse")
-      }
-    }
-
-    // Group events of one tick.
-    var items: [Item] = []
-    for (index, event) in events.enumerated() {
       if let last = items.last, last.time == event.time {
-        items[items.count - 1].symbols.append(symbols[index])
+        items[items.count - 1].symbols.append(symbol)
       } else {
-        items.append(Item(time: event.time, symbols: [symbols[index]], firstEvent: index))
+        items.append(Item(time: event.time, symbols: [symbol], firstEvent: index))
       }
     }
+
     // Frame 0 is `^` when anything happens before it.
     var start = 0
-    if let earliest = events.lazy.map(\.time).min(), earliest < 0 {
+    if earliest < 0 {
       start = earliest
       if let zero = items.firstIndex(where: { $0.time >= 0 }) {
         if items[zero].time == 0 {
@@ -148,7 +157,16 @@ enum MarblePrinter {
   /// is a letter or digit.
   private static func ownCharacter<Value>(_ value: Value) -> Character? {
     let character: Character
-    if let string = value as? String {
+    if Value.self == String.self {
+      // NB: for speed, no dynamic cast when `Value` is `String`, and no counting of the
+      // characters of a string of one byte.
+      let string = unsafeBitCast(value, to: String.self)
+      if string.utf8.count == 1, let byte = string.utf8.first {
+        return MarbleScanner.isValueByte(byte) ? MarbleScanner.asciiCharacters[Int(byte)] : nil
+      }
+      guard string.count == 1, let first = string.first else { return nil }
+      character = first
+    } else if let string = value as? String {
       guard string.count == 1, let first = string.first else { return nil }
       character = first
     } else if let single = value as? Character {
@@ -223,7 +241,7 @@ enum MarblePrinter {
       var remaining = gap
       while remaining > 0 {
         let chunk = min(remaining, largestChunk)
-        if let last = output.last, !last.isWhitespace { output.append(" ") }
+        if let last = output.last, !last.isMarbleWhitespace { output.append(" ") }
         output.append(contentsOf: MarbleTime.millisecondsText(attoseconds: chunk * tick))
         output.append(" ")
         remaining -= chunk
@@ -241,8 +259,8 @@ enum MarblePrinter {
         let symbol = item.symbols[0]
         if symbol.isMarbleDigit {
           let count = output.count
-          if count == 0 || output[count - 1].isWhitespace
-            || (output[count - 1] == "-" && (count == 1 || output[count - 2].isWhitespace))
+          if count == 0 || output[count - 1].isMarbleWhitespace
+            || (output[count - 1] == "-" && (count == 1 || output[count - 2].isMarbleWhitespace))
           {
             suspects.append(count)
           }
@@ -261,21 +279,53 @@ enum MarblePrinter {
 
     var suspectIndex = 0
     var wrapped = 0
-    var marbles = ""
-    marbles.reserveCapacity(output.count + 2 * suspects.count)
-    for (index, character) in output.enumerated() {
+    // NB: the text is built as UTF-8 bytes; appending `Character`s to a `String` one at a time is
+    // slow.
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(output.count + 2 * suspects.count)
+    func append(_ character: Character) {
+      if let ascii = character.marbleASCII {
+        bytes.append(ascii)
+      } else {
+        bytes.append(contentsOf: character.utf8)
+      }
+    }
+    for index in output.indices {
+      let character = output[index]
       if suspectIndex < suspects.count, suspects[suspectIndex] == index {
         suspectIndex += 1
         if MarbleScanner.readsAsTimeProgression(output, at: index) {
-          marbles += "[\(character)]"
+          bytes.append(UInt8(ascii: "["))
+          append(character)
+          bytes.append(UInt8(ascii: "]"))
           wrapped += 1
           continue
         }
       }
-      marbles.append(character)
+      append(character)
     }
     return Layout(
-      marbles: marbles, characterCount: output.count + 2 * wrapped, misplaced: misplaced)
+      marbles: String(decoding: bytes, as: UTF8.self), characterCount: output.count + 2 * wrapped,
+      misplaced: misplaced)
+  }
+}
+
+/// A set of ASCII characters, as bits.
+private struct ASCIISet {
+  private var low: UInt64 = 0
+  private var high: UInt64 = 0
+
+  /// Adds `character` if it is one ASCII byte; whether it was new, or is not ASCII (so the caller
+  /// must look it up).
+  mutating func insert(_ character: Character) -> Bool {
+    guard let byte = character.marbleASCII else { return true }
+    let bit: UInt64 = 1 << (byte & 63)
+    if byte < 64 {
+      defer { low |= bit }
+      return low & bit == 0
+    }
+    defer { high |= bit }
+    return high & bit == 0
   }
 }
 

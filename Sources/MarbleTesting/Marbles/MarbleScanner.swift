@@ -64,14 +64,14 @@ enum MarbleScanner {
     _ marbles: String, mode: Mode, tick: Int128, position: Marble.SourcePosition,
     checksKeys: Bool, hasKey: (Character) -> Bool
   ) throws(MarbleSyntaxError) -> Result {
-    let characters = Array(marbles)
+    let (characters, codes) = Self.characters(of: marbles)
     let count = characters.count
     var result = Result()
     var frame = 0
     // Set when a time progression carried the frame past `Int.max`; placing anything after that
     // is an error (a trailing long time progression alone is harmless).
     var overflowed = false
-    var group: (opener: Character, index: Int, frame: Int, members: Int)?
+    var group: (opener: Character, isRound: Bool, index: Int, frame: Int, members: Int)?
     var terminal: (symbol: Character, index: Int)?
     var subscriptionIndex: Int?
 
@@ -81,6 +81,11 @@ enum MarbleScanner {
         sourceLine: position.sourceLine ?? marbles)
     }
     func column(_ index: Int) -> Int { position.column + index }
+    func isWordStart(_ index: Int) -> Bool {
+      index == 0
+        || (codes[index - 1] == 0xFF
+          ? characters[index - 1].isWhitespace : Self.isWhitespaceByte(codes[index - 1]))
+    }
     func advance(by ticks: Int) {
       let (sum, overflow) = frame.addingReportingOverflow(ticks)
       if overflow {
@@ -101,48 +106,52 @@ enum MarbleScanner {
     func placed() {
       guard let current = group else { return advance(by: 1) }
       group?.members += 1
-      if current.opener == "(" { advance(by: 1) }
+      if current.isRound { advance(by: 1) }
     }
 
     var index = 0
     while index < count {
       let character = characters[index]
-      if character.isNewline {
+      // NB: the grammar is ASCII, so the dispatch is on the byte; comparing `Character`s and
+      // reading their properties is slow. Anything else (0xFF) is a value, a key or a mistake.
+      let code = codes[index]
+      if code == 0xFF ? character.isNewline : (0x0A...0x0D).contains(code) {
         throw error("a marble is one line; found a line break", at: index)
       }
-      if character.isWhitespace {
+      if code == 0xFF ? character.isWhitespace : Self.isWhitespaceByte(code) {
         index += 1
         continue
       }
-      switch character {
-      case "-":
-        if isWordStart(characters, index), index + 1 < count, characters[index + 1].isMarbleDigit,
+      switch code {
+      case UInt8(ascii: "-"):
+        if isWordStart(index), index + 1 < count, (0x30...0x39).contains(codes[index + 1]),
           timeProgression(characters, at: index + 1) != .none
         {
           throw error(
             "negative time progression '\(word(characters, from: index))'; time only moves "
               + "forward", at: index)
         }
-        if let group, group.opener == "[" {
+        if let group, !group.isRound {
           throw error("a '-' cannot go inside a one-frame group '[…]'", at: index)
         }
         advance(by: 1)
 
-      case "(", "[":
+      case UInt8(ascii: "("), UInt8(ascii: "["):
         if let group {
           throw error(
             "groups cannot nest: '\(character)' inside the group opened at column "
               + "\(column(group.index))", at: index)
         }
-        group = (character, index, frame, 0)
-        if character == "(" { advance(by: 1) }
+        let isRound = code == UInt8(ascii: "(")
+        group = (character, isRound, index, frame, 0)
+        if isRound { advance(by: 1) }
 
-      case ")", "]":
+      case UInt8(ascii: ")"), UInt8(ascii: "]"):
         guard let open = group else {
           throw error("'\(character)' closes no group", at: index)
         }
-        let closer: Character = open.opener == "(" ? ")" : "]"
-        guard character == closer else {
+        let closer: Character = open.isRound ? ")" : "]"
+        guard code == (open.isRound ? UInt8(ascii: ")") : UInt8(ascii: "]")) else {
           throw error(
             "'\(character)' cannot close the '\(open.opener)' at column \(column(open.index)); "
               + "expected '\(closer)'", at: index)
@@ -154,14 +163,14 @@ enum MarbleScanner {
             "empty group '\(open.opener)\(closer)'; a group holds \(contents)", at: open.index)
         }
         group = nil
-        if closer == ")" {
+        if open.isRound {
           advance(by: 1)
         } else {
           frame = open.frame
           advance(by: 1)
         }
 
-      case "^":
+      case UInt8(ascii: "^"):
         if case .events(let allowsSubscriptionPoint) = mode, !allowsSubscriptionPoint {
           throw error(
             "'^' marks a hot signal's subscription point; a cold marble cannot have one",
@@ -176,7 +185,7 @@ enum MarbleScanner {
         subscriptionIndex = index
         placed()
 
-      case "!":
+      case UInt8(ascii: "!"):
         guard case .subscription = mode else {
           throw error(
             "'!' marks an unsubscription and belongs only in subscription marbles", at: index)
@@ -191,21 +200,21 @@ enum MarbleScanner {
         result.unsubscriptionFrame = try placementFrame(at: index)
         placed()
 
-      case "|", "#":
+      case UInt8(ascii: "|"), UInt8(ascii: "#"):
         if case .subscription = mode {
           throw error(notInSubscription(character), at: index)
         }
         if let terminal {
           throw error(afterTerminal(character, terminal.symbol, column(terminal.index)), at: index)
         }
-        let kind: ScannedEvent.Kind = character == "|" ? .completed : .failed
+        let kind: ScannedEvent.Kind = code == UInt8(ascii: "|") ? .completed : .failed
         result.events.append(
           ScannedEvent(frame: try placementFrame(at: index), kind: kind, index: index))
         terminal = (character, index)
         placed()
 
       default:
-        if character.isMarbleDigit, isWordStart(characters, index) {
+        if (0x30...0x39).contains(code), isWordStart(index) {
           switch timeProgression(characters, at: index) {
           case .none:
             break
@@ -230,7 +239,8 @@ enum MarbleScanner {
         guard case .events = mode else {
           throw error(notInSubscription(character), at: index)
         }
-        guard isValueCharacter(character) || (checksKeys && hasKey(character)) else {
+        let isValue = code == 0xFF ? isValueCharacter(character) : isValueByte(code)
+        guard isValue || (checksKeys && hasKey(character)) else {
           throw error(
             "unexpected character '\(character)'; a value is a letter or a digit, or a key of "
               + "values:", at: index)
@@ -271,16 +281,49 @@ enum MarbleScanner {
 
   // MARK: Characters
 
+  /// The characters of `marbles`, as `Array(marbles)` gives them, and the byte of each one that
+  /// is one ASCII byte (`marbleASCII`), 0xFF for each other.
+  ///
+  /// NB: for speed, a string of ASCII bytes other than CR (the only ASCII byte that can join the
+  /// next one, `\r\n`, into one `Character`) is split byte by byte, with no grapheme breaking,
+  /// into `Character`s copied from a table.
+  static func characters(of marbles: String) -> (characters: [Character], codes: [UInt8]) {
+    let isSimpleASCII = marbles.utf8.allSatisfy { $0 < 0x80 && $0 != 0x0D }
+    guard isSimpleASCII else {
+      let characters = Array(marbles)
+      return (characters, characters.map { $0.marbleASCII ?? 0xFF })
+    }
+    let codes = Array(marbles.utf8)
+    let table = asciiCharacters
+    return (codes.map { table[Int($0)] }, codes)
+  }
+
+  /// The 128 ASCII characters, by byte.
+  static let asciiCharacters: [Character] = (0..<128).map { Character(Unicode.Scalar(UInt8($0))) }
+
+  /// Whether the ASCII byte `ascii` is whitespace: tab, line feed, vertical tab, form feed,
+  /// carriage return or space.
+  static func isWhitespaceByte(_ ascii: UInt8) -> Bool {
+    ascii == 0x20 || (0x09...0x0D).contains(ascii)
+  }
+
   /// Whether `character` is a value character on its own: a letter or a digit. (A key of a
   /// `values:` map is one too.)
   static func isValueCharacter(_ character: Character) -> Bool {
-    character.isLetter || character.isNumber
+    // NB: ASCII is answered from the byte; `isLetter` and `isNumber` look up Unicode properties.
+    if let ascii = character.marbleASCII { return isValueByte(ascii) }
+    return character.isLetter || character.isNumber
+  }
+
+  /// Whether the one-byte character `ascii` is a value character: an ASCII letter or digit.
+  static func isValueByte(_ ascii: UInt8) -> Bool {
+    (0x30...0x39).contains(ascii) || (0x41...0x5A).contains(ascii) || (0x61...0x7A).contains(ascii)
   }
 
   /// Whether a time progression may start at `index`: at the start of the string or after
   /// whitespace.
   static func isWordStart(_ characters: [Character], _ index: Int) -> Bool {
-    index == 0 || characters[index - 1].isWhitespace
+    index == 0 || characters[index - 1].isMarbleWhitespace
   }
 
   /// Whether the parser would read the digit at `index` — at the start of a word, or right after a
@@ -300,7 +343,7 @@ enum MarbleScanner {
 
   private static func wordEnd(_ characters: [Character], from index: Int) -> Int {
     var end = index
-    while end < characters.count, !characters[end].isWhitespace { end += 1 }
+    while end < characters.count, !characters[end].isMarbleWhitespace { end += 1 }
     return end
   }
 
@@ -360,7 +403,7 @@ enum MarbleScanner {
         reason: "expected a unit (ms, s or m) after the number")
     }
     end += unitLength
-    if end < count, !characters[end].isWhitespace {
+    if end < count, !characters[end].isMarbleWhitespace {
       if !hasFraction, isValueCharacter(characters[end]) { return .none }
       return .malformed(
         length: wordEnd(characters, from: start) - start,
@@ -394,12 +437,31 @@ enum MarbleScanner {
 }
 
 extension Character {
+  /// The byte of a character that is one ASCII byte, else `nil` (also for `\r\n`, two bytes).
+  ///
+  /// NB: for speed; `asciiValue` compares with `\r\n` and decodes the first scalar, and the
+  /// scanner and printer ask for every character.
+  var marbleASCII: UInt8? {
+    let utf8 = self.utf8
+    guard utf8.count == 1 else { return nil }
+    return utf8.first
+  }
+
+  /// `isWhitespace`, answered from the byte for ASCII.
+  ///
+  /// NB: `isWhitespace` looks up Unicode properties; ASCII whitespace is tab, line feed, vertical
+  /// tab, form feed, carriage return and space.
+  var isMarbleWhitespace: Bool {
+    guard let ascii = marbleASCII else { return isWhitespace }
+    return MarbleScanner.isWhitespaceByte(ascii)
+  }
+
   /// Whether this is one of the ASCII digits `0`–`9`.
   var isMarbleDigit: Bool { marbleDigitValue != nil }
 
   /// The value of an ASCII digit `0`–`9`, else `nil`.
   var marbleDigitValue: Int? {
-    guard let ascii = asciiValue, ascii >= 0x30, ascii <= 0x39 else { return nil }
+    guard let ascii = marbleASCII, ascii >= 0x30, ascii <= 0x39 else { return nil }
     return Int(ascii - 0x30)
   }
 }
