@@ -9,10 +9,11 @@ import Synchronization
 /// queued events in order once the current callback returns.
 ///
 /// A sink can start *held*: the subscribing thread owns delivery from the start, so a subject can
-/// replay its history to the newcomer (``deliverHeld(_:)``) while live events sent meanwhile from
-/// other threads queue up behind the replay, then ``release()`` delivers them.
+/// replay its history to the newcomer (``replayHeld(_:)``, ``deliverHeld(terminal:)``) while live
+/// events sent meanwhile from other threads queue up behind the replay, then ``release()`` delivers
+/// them.
 ///
-/// NB: the lock guards a non-generic ``Control``; the generic parts (the downstream, the queue) are
+/// NB: the lock guards a non-generic ``SinkControl``; the generic parts (the downstream, the queue) are
 /// stored beside it and only touched while that lock is held. Code in this generic class is not
 /// specialized for the caller's types, and a lock around a generic state made every event look up
 /// the state's, the mutex's and `Event`'s type metadata in the runtime's cache. A value sent while
@@ -20,10 +21,11 @@ import Synchronization
 /// becoming an `Event`.
 final class Sink<Value: Sendable, Failure: Error>: SubscriberProtocol, Disposable {
   private let control: Locked<SinkControl>
-  /// `control.isReleased`, readable without the lock: a replay checks it after every value.
-  private let releasedFlag = Atomic(false)
+  /// Whether `downstream` has been released (terminated or disposed). Set under the lock, read
+  /// without it too: a replay checks it after every value.
+  private let released = Atomic(false)
   /// The receiver; a ``ReleasedSubscriber`` once the subscription has terminated or been disposed
-  /// (`control.isReleased`). Guarded by `control`'s lock. Not optional: an optional of this
+  /// (`released`). Guarded by `control`'s lock. Not optional: an optional of this
   /// existential is looked up in the metadata cache wherever unspecialized code copies one.
   nonisolated(unsafe) private var downstream: any SubscriberProtocol<Value, Failure>
   /// Events waiting for the deliverer, from `head` on. Guarded by `control`'s lock.
@@ -93,7 +95,7 @@ final class Sink<Value: Sendable, Failure: Error>: SubscriberProtocol, Disposabl
   /// Takes the next queued event, or gives up the delivery role. Call with the lock held.
   @inline(never)
   private func dequeue(_ control: inout SinkControl) -> Event<Value, Failure>? {
-    guard !control.isReleased, control.queued > 0 else {
+    guard !isDisposed, control.queued > 0 else {
       control.isDelivering = false
       if !pending.isEmpty { pending.removeAll() }
       head = 0
@@ -118,42 +120,32 @@ final class Sink<Value: Sendable, Failure: Error>: SubscriberProtocol, Disposabl
   /// Delivers `values` while the caller owns delivery (a held sink during a subject's replay),
   /// stopping early if the subscription is disposed meanwhile (perhaps by a value just sent).
   ///
+  /// Replayed values come before anything queued meanwhile, so a live terminal event already
+  /// queued (`isTerminated`) does not stop the replay; only disposal does.
+  ///
   /// - Returns: `false` once the subscription is over.
   func replayHeld(_ values: ArraySlice<Value>) -> Bool {
-    var isLive = false
-    let target = control.withLock { control -> any SubscriberProtocol<Value, Failure> in
-      isLive = !control.isReleased
-      return downstream
-    }
-    guard isLive else { return false }
+    let target = control.withLock { _ in downstream }
+    guard !isDisposed else { return false }
     for value in values {
       target.sendNext(value)
-      if releasedFlag.load(ordering: .acquiring) { return false }
+      if isDisposed { return false }
     }
     return true
   }
 
-  /// Delivers one event while the caller owns delivery (a held sink during replay).
-  ///
-  /// Replayed events come before anything queued meanwhile, so a live terminal event already
-  /// queued (`isTerminated`) does not stop the replay; only disposal does.
-  ///
-  /// - Returns: `false` once the subscription is over (disposed, perhaps by the event just sent).
-  @discardableResult
-  func deliverHeld(_ event: Event<Value, Failure>) -> Bool {
+  /// Delivers a subject's remembered terminal event at the end of a replay, while the caller owns
+  /// delivery, and ends the subscription.
+  func deliverHeld(terminal: Event<Value, Failure>) {
     var isLive = false
     let target = control.withLock { control -> any SubscriberProtocol<Value, Failure> in
-      isLive = !control.isReleased
-      if isLive, event.isTerminal { control.isTerminated = true }
+      isLive = !isDisposed
+      if isLive { control.isTerminated = true }
       return downstream
     }
-    guard isLive else { return false }
-    target.send(event)
-    if event.isTerminal {
-      finish()
-      return false
-    }
-    return !isDisposed
+    guard isLive else { return }
+    target.send(terminal)
+    finish()
   }
 
   /// Gives up the delivery role taken by a held sink, first delivering what queued meanwhile.
@@ -186,14 +178,14 @@ final class Sink<Value: Sendable, Failure: Error>: SubscriberProtocol, Disposabl
 
   /// Ends the subscription after its terminal event: releases the downstream, disposes resources.
   private func finish() {
-    let released = releaseDownstream(isDelivering: false)
-    _ = released
+    let dropped = releaseDownstream(isDelivering: false)
+    _ = dropped
     resources.dispose()
   }
 
   func dispose() {
-    let released = releaseDownstream(isDelivering: nil)
-    _ = released
+    let dropped = releaseDownstream(isDelivering: nil)
+    _ = dropped
     resources.dispose()
   }
 
@@ -202,15 +194,14 @@ final class Sink<Value: Sendable, Failure: Error>: SubscriberProtocol, Disposabl
   private func releaseDownstream(
     isDelivering: Bool?
   ) -> (any SubscriberProtocol<Value, Failure>, [Event<Value, Failure>]) {
-    let released = ReleasedSubscriber<Value, Failure>()
+    let placeholder = ReleasedSubscriber<Value, Failure>()
     return control.withLock { control in
-      control.isReleased = true
-      releasedFlag.store(true, ordering: .releasing)
+      released.store(true, ordering: .releasing)
       control.isTerminated = true
       control.queued = 0
       if let isDelivering { control.isDelivering = isDelivering }
       defer {
-        downstream = released
+        downstream = placeholder
         pending = []
         head = 0
       }
@@ -219,7 +210,7 @@ final class Sink<Value: Sendable, Failure: Error>: SubscriberProtocol, Disposabl
   }
 
   var isDisposed: Bool {
-    control.withLock { $0.isReleased }
+    released.load(ordering: .acquiring)
   }
 }
 
@@ -230,9 +221,8 @@ private struct SinkControl {
   var isDelivering: Bool
   /// Whether a terminal event has been accepted, or the sink disposed; later events are dropped.
   var isTerminated = false
-  /// Whether `downstream` has been released (terminated or disposed).
-  var isReleased = false
-  /// How many events wait in `pending`, from `head` on.
+  /// How many events wait in `pending`, from `head` on: `pending.count - head`, kept here so that
+  /// the common path need not touch the generic array.
   var queued = 0
 }
 

@@ -183,7 +183,7 @@ final class SubjectCore<Value: Sendable, Failure: Error>: Sendable {
     let id = ObjectIdentifier(sink)
     sink.resources.add { [weak self] in self?.remove(id) }
     subscriber.didSubscribe(with: sink)
-    if sink.replayHeld(replay), let terminal { sink.deliverHeld(terminal) }
+    if sink.replayHeld(replay), let terminal { sink.deliverHeld(terminal: terminal) }
     sink.release()
     return sink
   }
