@@ -56,13 +56,14 @@ public final class TestSignal<Value: Sendable, Failure: Error>: SignalProtocol {
       let values = batch.values
       if let terminal = batch.terminal {
         scheduler.schedule(at: batch.time) {
-          Self.send(values, to: subject)
+          Self.forEach(values) { subject.sendNext($0) }
           subject.send(terminal)
         }
       } else {
         // NB: without the terminal event in its context: a captured `Event?` costs lookups in the
         // runtime's metadata cache on every run.
-        scheduler.schedule(at: batch.time) { Self.send(values, to: subject) }
+        // The subject's own type, not `some SubscriberProtocol`: a generic call looks it up.
+        scheduler.schedule(at: batch.time) { Self.forEach(values) { subject.sendNext($0) } }
       }
     }
   }
@@ -109,18 +110,8 @@ public final class TestSignal<Value: Sendable, Failure: Error>: SignalProtocol {
   /// NB: values go out as values, not `Event`s: this code runs unspecialized, and each generic type
   /// it touches per event costs a lookup in the runtime's metadata cache.
   private static func send(_ batch: Batch, to subscriber: some SubscriberProtocol<Value, Failure>) {
-    send(batch.values, to: subscriber)
+    forEach(batch.values) { subscriber.sendNext($0) }
     if let terminal = batch.terminal { subscriber.send(terminal) }
-  }
-
-  private static func send(_ values: [Value], to subject: Subject<Value, Failure>) {
-    forEach(values) { subject.sendNext($0) }
-  }
-
-  private static func send(
-    _ values: [Value], to subscriber: some SubscriberProtocol<Value, Failure>
-  ) {
-    forEach(values) { subscriber.sendNext($0) }
   }
 
   /// A plain index loop: `for in` over an array in unspecialized code looks up its iterator's

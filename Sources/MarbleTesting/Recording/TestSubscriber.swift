@@ -17,6 +17,7 @@ public final class TestSubscriber<Value: Sendable, Failure: Error>: SubscriberPr
   nonisolated(unsafe) private var recordedValues: [Value] = []
   /// The terminal event, and anything (wrongly) sent after it, in order.
   nonisolated(unsafe) private var tail: [Recorded<Event<Value, Failure>>] = []
+  /// `!tail.isEmpty`, kept apart so that recording a value need not touch the generic array.
   nonisolated(unsafe) private var hasTail = false
   nonisolated(unsafe) private var subscription: (any Disposable)?
 
@@ -42,17 +43,23 @@ public final class TestSubscriber<Value: Sendable, Failure: Error>: SubscriberPr
 
   /// The values received, without times.
   public var values: [Value] {
-    events.compactMap(\.value.value)
+    lock.withLock { _ in recordedValues + tail.compactMap(\.value.value) }
   }
 
   /// Whether the signal completed.
   public var isCompleted: Bool {
-    events.last.map { if case .completed = $0.value { true } else { false } } ?? false
+    lastTailEvent.map { if case .completed = $0 { true } else { false } } ?? false
   }
 
   /// The failure received, if the signal failed.
   public var error: Failure? {
-    events.last?.value.failure
+    lastTailEvent?.failure
+  }
+
+  /// The last event if it is not a value recorded in order: only a terminal event, or something
+  /// (wrongly) sent after one, can be last without being a plain value.
+  private var lastTailEvent: Event<Value, Failure>? {
+    lock.withLock { _ in tail.last?.value }
   }
 
   /// Disposes the recorded subscription now (if it has started).
