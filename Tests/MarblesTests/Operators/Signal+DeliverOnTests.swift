@@ -94,3 +94,64 @@ import Testing
     #expect(received.all == Array(0..<count))
   }
 }
+
+/// A scheduler the test steps by hand. `runNextNested` makes the next `schedule` call run its action
+/// before returning, as a concurrent queue's other thread may.
+final class SteppedScheduler: Scheduler, @unchecked Sendable {
+  // NB: used from the test's one thread only.
+  private var queued: [(action: @Sendable () -> Void, disposable: SerialDisposable)] = []
+  var runNextNested = false
+
+  func schedule(_ action: @escaping @Sendable () -> Void) -> any Disposable {
+    let disposable = SerialDisposable()
+    if runNextNested {
+      runNextNested = false
+      action()
+    } else {
+      queued.append((action, disposable))
+    }
+    return disposable
+  }
+
+  func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any Disposable {
+    schedule(action)
+  }
+
+  func schedule(
+    after delay: Duration, interval: Duration, _ action: @escaping @Sendable () -> Void
+  ) -> any Disposable {
+    fatalError("not used")
+  }
+
+  /// Runs the oldest queued action unless it was cancelled.
+  func runOldest() {
+    let (action, disposable) = queued.removeFirst()
+    if !disposable.isDisposed { action() }
+  }
+
+  var queuedCount: Int { queued.count }
+}
+
+@Suite struct SignalDeliverOnInterleavingTests {
+  /// The race behind a rare hang of the concurrent-queue test: a delivery action schedules the
+  /// next one, which runs (on another thread) and schedules a third before the first has stored the
+  /// second's disposable. Storing it late must not cancel the third.
+  @Test func aLateStoredDisposableDoesNotCancelANewerDeliveryAction() {
+    let scheduler = SteppedScheduler()
+    let subject = Subject<Int, Never>()
+    let received = SignalDeliverOnConcurrencyTests.Received()
+    let subscription = subject.deliver(on: scheduler).subscribe(next: { value in
+      received.append(value)
+      // While delivering 2, the source sends 3: a third action is scheduled.
+      if value == 2 { subject.sendNext(3) }
+    })
+    subject.sendNext(1)  // schedules action A
+    subject.sendNext(2)  // queued behind 1
+    scheduler.runNextNested = true  // A schedules B, which runs at once and schedules C
+    scheduler.runOldest()  // A
+    #expect(scheduler.queuedCount == 1)
+    scheduler.runOldest()  // C
+    subscription.dispose()
+    #expect(received.all == [1, 2, 3])
+  }
+}

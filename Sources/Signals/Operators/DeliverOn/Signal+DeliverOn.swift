@@ -19,20 +19,23 @@ extension SignalProtocol {
   public func deliver(on scheduler: some Scheduler) -> Signal<Value, Failure> {
     Signal { downstream in
       let state = Locked(DeliveryQueue<Value, Failure>())
-      // The one pending delivery action.
-      let pending = SerialDisposable()
       @Sendable func deliverOldest() {
         downstream.send(state.withLock { $0.takeOldest() })
         // Only the action that sent decides whether another is needed, after sending: no second
-        // action can start (and overtake) in between. Source events arrive one at a time, so this
-        // assignment never races with `enqueue`'s.
-        if state.withLock({ $0.delivered() }) { pending.inner = scheduler.schedule(deliverOldest) }
+        // action can start (and overtake) in between.
+        if let number = state.withLock({ $0.delivered() }) { schedule(number) }
+      }
+      @Sendable func schedule(_ number: Int) {
+        let disposable = scheduler.schedule(deliverOldest)
+        state.withLock { $0.keep(disposable, for: number) }?.dispose()
       }
       @Sendable func enqueue(_ event: Event<Value, Failure>) {
-        guard state.withLock({ $0.append(event) }) else { return }
-        pending.inner = scheduler.schedule(deliverOldest)
+        guard let number = state.withLock({ $0.append(event) }) else { return }
+        schedule(number)
       }
-      let disposables = CompoundDisposable([pending])
+      let disposables = CompoundDisposable([
+        AnyDisposable { state.withLock { $0.dispose() }?.dispose() }
+      ])
       disposables.add(
         self.subscribe(
           next: { enqueue(.next($0)) },
