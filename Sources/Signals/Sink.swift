@@ -24,10 +24,13 @@ final class Sink<Value: Sendable, Failure: Error>: SubscriberProtocol, Disposabl
   /// Whether `downstream` has been released (terminated or disposed). Set under the lock, read
   /// without it too: a replay checks it after every value.
   private let released = Atomic(false)
-  /// The receiver; a ``ReleasedSubscriber`` once the subscription has terminated or been disposed
-  /// (`released`). Guarded by `control`'s lock. Not optional: an optional of this
-  /// existential is looked up in the metadata cache wherever unspecialized code copies one.
-  nonisolated(unsafe) private var downstream: any SubscriberProtocol<Value, Failure>
+  /// The receiver, a ``Downstream``; one around a ``ReleasedSubscriber`` once the subscription has
+  /// terminated or been disposed (`released`). Guarded by `control`'s lock.
+  ///
+  /// NB: typed `AnyObject`, so that the lock's closures return a type whose metadata is static.
+  /// Returning the existential `any SubscriberProtocol<Value, Failure>` (or any generic type) from
+  /// them looked up its metadata in the runtime's cache on every event.
+  nonisolated(unsafe) private var downstream: AnyObject
   /// Events waiting for the deliverer, from `head` on. Guarded by `control`'s lock.
   nonisolated(unsafe) private var pending: [Event<Value, Failure>] = []
   nonisolated(unsafe) private var head = 0
@@ -35,16 +38,16 @@ final class Sink<Value: Sendable, Failure: Error>: SubscriberProtocol, Disposabl
   let resources = CompoundDisposable()
 
   init(_ downstream: any SubscriberProtocol<Value, Failure>, held: Bool = false) {
-    self.downstream = downstream
+    self.downstream = Downstream(downstream)
     control = Locked(SinkControl(isDelivering: held))
   }
 
   func sendNext(_ value: Value) {
     var shouldDeliver = false
-    let target = control.withLock { control -> any SubscriberProtocol<Value, Failure> in
+    let target = control.withLock { control -> AnyObject in
       if !control.isTerminated {
         if control.isDelivering {
-          enqueue(.next(value), &control)
+          enqueueNext(value, &control)
         } else {
           control.isDelivering = true
           shouldDeliver = true
@@ -53,7 +56,8 @@ final class Sink<Value: Sendable, Failure: Error>: SubscriberProtocol, Disposabl
       return downstream
     }
     guard shouldDeliver else { return }
-    target.sendNext(value)
+    let receiver = Self.receiver(target)
+    receiver.sendNext(value)
     let hasQueued = control.withLock { control -> Bool in
       if control.queued == 0 {
         // NB: `pending` is empty whenever `queued` is 0 here (a drain always ends by emptying it).
@@ -62,7 +66,7 @@ final class Sink<Value: Sendable, Failure: Error>: SubscriberProtocol, Disposabl
       }
       return true
     }
-    if hasQueued { continueDelivery(to: target) }
+    if hasQueued { continueDelivery(to: receiver) }
   }
 
   func sendError(_ error: Failure) { send(.error(error)) }
@@ -70,7 +74,7 @@ final class Sink<Value: Sendable, Failure: Error>: SubscriberProtocol, Disposabl
 
   func send(_ event: Event<Value, Failure>) {
     var shouldDeliver = false
-    let target = control.withLock { control -> any SubscriberProtocol<Value, Failure> in
+    let target = control.withLock { control -> AnyObject in
       if !control.isTerminated {
         if event.isTerminal { control.isTerminated = true }
         if control.isDelivering {
@@ -82,7 +86,16 @@ final class Sink<Value: Sendable, Failure: Error>: SubscriberProtocol, Disposabl
       }
       return downstream
     }
-    if shouldDeliver { drain(to: target, startingWith: event) }
+    if shouldDeliver { drain(to: Self.receiver(target), startingWith: event) }
+  }
+
+  /// Queues a value for the deliverer. Call with the lock held.
+  ///
+  /// NB: a function of its own so that `sendNext` has no `Event` local: unspecialized code looks
+  /// up the metadata of every generic type it has a local of when it starts, used or not.
+  @inline(never)
+  private func enqueueNext(_ value: Value, _ control: inout SinkControl) {
+    enqueue(.next(value), &control)
   }
 
   /// Queues `event` for the deliverer. Call with the lock held.
@@ -125,7 +138,7 @@ final class Sink<Value: Sendable, Failure: Error>: SubscriberProtocol, Disposabl
   ///
   /// - Returns: `false` once the subscription is over.
   func replayHeld(_ values: ArraySlice<Value>) -> Bool {
-    let target = control.withLock { _ in downstream }
+    let target = Self.receiver(control.withLock { _ in downstream })
     guard !isDisposed else { return false }
     for value in values {
       target.sendNext(value)
@@ -138,25 +151,25 @@ final class Sink<Value: Sendable, Failure: Error>: SubscriberProtocol, Disposabl
   /// delivery, and ends the subscription.
   func deliverHeld(terminal: Event<Value, Failure>) {
     var isLive = false
-    let target = control.withLock { control -> any SubscriberProtocol<Value, Failure> in
+    let target = control.withLock { control -> AnyObject in
       isLive = !isDisposed
       if isLive { control.isTerminated = true }
       return downstream
     }
     guard isLive else { return }
-    target.send(terminal)
+    Self.receiver(target).send(terminal)
     finish()
   }
 
   /// Gives up the delivery role taken by a held sink, first delivering what queued meanwhile.
   func release() {
     var next: Event<Value, Failure>?
-    let target = control.withLock { control -> any SubscriberProtocol<Value, Failure> in
+    let target = control.withLock { control -> AnyObject in
       next = dequeue(&control)
       return downstream
     }
     guard let next else { return }
-    drain(to: target, startingWith: next)
+    drain(to: Self.receiver(target), startingWith: next)
   }
 
   private func drain(
@@ -193,8 +206,8 @@ final class Sink<Value: Sendable, Failure: Error>: SubscriberProtocol, Disposabl
   /// released after it (their deinitializers may call back in).
   private func releaseDownstream(
     isDelivering: Bool?
-  ) -> (any SubscriberProtocol<Value, Failure>, [Event<Value, Failure>]) {
-    let placeholder = ReleasedSubscriber<Value, Failure>()
+  ) -> (AnyObject, [Event<Value, Failure>]) {
+    let placeholder = Downstream(ReleasedSubscriber<Value, Failure>())
     return control.withLock { control in
       released.store(true, ordering: .releasing)
       control.isTerminated = true
@@ -211,6 +224,20 @@ final class Sink<Value: Sendable, Failure: Error>: SubscriberProtocol, Disposabl
 
   var isDisposed: Bool {
     released.load(ordering: .acquiring)
+  }
+
+  /// The subscriber in `downstream`, read under the lock.
+  private static func receiver(_ downstream: AnyObject) -> any SubscriberProtocol<Value, Failure> {
+    unsafeDowncast(downstream, to: Downstream<Value, Failure>.self).subscriber
+  }
+}
+
+/// A ``Sink``'s receiver, boxed so that the sink can hand it out of its lock as a plain reference.
+private final class Downstream<Value: Sendable, Failure: Error> {
+  let subscriber: any SubscriberProtocol<Value, Failure>
+
+  init(_ subscriber: any SubscriberProtocol<Value, Failure>) {
+    self.subscriber = subscriber
   }
 }
 

@@ -1,4 +1,4 @@
-import Signals
+public import Signals
 
 /// Why a list of recorded events cannot drive a test signal: it breaks the event grammar
 /// `next* (error | completed)?`, goes back in time, or (for a cold signal) starts before its
@@ -9,11 +9,21 @@ public struct EventListError: Error, Sendable, Equatable, CustomStringConvertibl
   /// What is wrong.
   public var message: String
 
+  @usableFromInline
+  init(index: Int, message: String) {
+    self.index = index
+    self.message = message
+  }
+
   /// `event N: message`.
   public var description: String { "event \(index): \(message)" }
 
   /// Checks a recorded event list: times never decrease, nothing follows a terminal event, and —
   /// for a cold signal — no event happens before the subscription (tick 0).
+  ///
+  /// Inlinable, so that a caller that knows the types runs it specialized: unspecialized, each step
+  /// looked up the event types' metadata in the runtime's cache.
+  @inlinable
   static func validate<Value, Failure>(
     _ events: [Recorded<Event<Value, Failure>>], cold: Bool
   ) throws(EventListError) {

@@ -31,8 +31,8 @@ public final class TestSignal<Value: Sendable, Failure: Error>: SignalProtocol {
   public let scheduler: TestScheduler
 
   private let log = Locked<[Subscription]>([])
-  /// `events` grouped by tick.
-  private let batches: [Batch]
+  /// The script grouped by tick, so that one scheduled action sends a whole tick's events.
+  private let script: Script
   private let subject: Subject<Value, Failure>?
 
   /// Each subscription so far, in subscription order.
@@ -40,11 +40,20 @@ public final class TestSignal<Value: Sendable, Failure: Error>: SignalProtocol {
     log.withLock { $0 }
   }
 
-  init(kind: Kind, events: [Recorded<Event<Value, Failure>>], scheduler: TestScheduler) {
+  /// A test signal playing a validated event list.
+  convenience init(kind: Kind, events: [Recorded<Event<Value, Failure>>], scheduler: TestScheduler)
+  {
+    self.init(kind: kind, events: events, script: Script(events), scheduler: scheduler)
+  }
+
+  @usableFromInline
+  init(
+    kind: Kind, events: [Recorded<Event<Value, Failure>>], script: Script, scheduler: TestScheduler
+  ) {
     self.kind = kind
     self.events = events
     self.scheduler = scheduler
-    batches = Self.batches(events)
+    self.script = script
     guard kind == .hot else {
       subject = nil
       return
@@ -52,18 +61,21 @@ public final class TestSignal<Value: Sendable, Failure: Error>: SignalProtocol {
     let subject = Subject<Value, Failure>()
     self.subject = subject
     let now = scheduler.now
-    for batch in batches where batch.time >= now {
-      let values = batch.values
-      if let terminal = batch.terminal {
-        scheduler.schedule(at: batch.time) {
-          Self.forEach(values) { subject.sendNext($0) }
+    for tick in 0..<script.times.count where script.times[tick] >= now {
+      let values = script.values
+      let range = script.range(tick)
+      if tick == script.times.count - 1, let terminal = script.terminal {
+        scheduler.schedule(at: script.times[tick]) {
+          Self.forEach(values, range) { subject.sendNext($0) }
           subject.send(terminal)
         }
       } else {
         // NB: without the terminal event in its context: a captured `Event?` costs lookups in the
         // runtime's metadata cache on every run.
         // The subject's own type, not `some SubscriberProtocol`: a generic call looks it up.
-        scheduler.schedule(at: batch.time) { Self.forEach(values) { subject.sendNext($0) } }
+        scheduler.schedule(at: script.times[tick]) {
+          Self.forEach(values, range) { subject.sendNext($0) }
+        }
       }
     }
   }
@@ -90,13 +102,14 @@ public final class TestSignal<Value: Sendable, Failure: Error>: SignalProtocol {
         disposables.add(subject.subscribe(subscriber))
       } else {
         let start = scheduler.now
-        for batch in self.batches {
-          if batch.time == 0 {
-            Self.send(batch, to: subscriber)
+        let script = self.script
+        for tick in 0..<script.times.count {
+          if script.times[tick] == 0 {
+            Self.send(script, tick, to: subscriber)
           } else {
             disposables.add(
-              scheduler.schedule(at: start.clampedAdding(batch.time)) {
-                Self.send(batch, to: subscriber)
+              scheduler.schedule(at: start.clampedAdding(script.times[tick])) {
+                Self.send(script, tick, to: subscriber)
               })
           }
         }
@@ -109,39 +122,64 @@ public final class TestSignal<Value: Sendable, Failure: Error>: SignalProtocol {
   ///
   /// NB: values go out as values, not `Event`s: this code runs unspecialized, and each generic type
   /// it touches per event costs a lookup in the runtime's metadata cache.
-  private static func send(_ batch: Batch, to subscriber: some SubscriberProtocol<Value, Failure>) {
-    forEach(batch.values) { subscriber.sendNext($0) }
-    if let terminal = batch.terminal { subscriber.send(terminal) }
+  private static func send(
+    _ script: Script, _ tick: Int, to subscriber: some SubscriberProtocol<Value, Failure>
+  ) {
+    forEach(script.values, script.range(tick)) { subscriber.sendNext($0) }
+    if tick == script.times.count - 1, let terminal = script.terminal { subscriber.send(terminal) }
   }
 
   /// A plain index loop: `for in` over an array in unspecialized code looks up its iterator's
   /// metadata on every step.
-  private static func forEach(_ values: [Value], _ body: (Value) -> Void) {
-    var index = 0
-    while index < values.count {
+  private static func forEach(_ values: [Value], _ range: Range<Int>, _ body: (Value) -> Void) {
+    var index = range.lowerBound
+    while index < range.upperBound {
       body(values[index])
       index += 1
     }
   }
 
-  /// One tick's events: values, then perhaps the terminal event.
-  private typealias Batch = (time: Int, values: [Value], terminal: Event<Value, Failure>?)
+  /// A validated script grouped by tick: tick `i` happens at `times[i]` and sends
+  /// `values[range(i)]`; the last tick then sends `terminal`, if there is one.
+  ///
+  /// NB: plain arrays rather than a list of per-tick groups: code in this generic class is not
+  /// specialized for the caller's types, and stepping through an array of generic tuples or structs
+  /// looks up their type metadata in the runtime's cache at every step.
+  @usableFromInline
+  struct Script: Sendable {
+    /// The ticks, ascending.
+    @usableFromInline var times: [Int] = []
+    /// Where each tick's values end in `values`.
+    @usableFromInline var ends: [Int] = []
+    /// All the values, in order.
+    @usableFromInline var values: [Value] = []
+    /// The terminal event, at the last tick.
+    @usableFromInline var terminal: Event<Value, Failure>?
 
-  /// The events grouped by tick, so that one scheduled action sends a whole group.
-  private static func batches(
-    _ events: [Recorded<Event<Value, Failure>>]
-  ) -> [Batch] {
-    var batches: [Batch] = []
-    for event in events {
-      if batches.last?.time != event.time { batches.append((event.time, [], nil)) }
-      // The list was validated: nothing follows a terminal event.
-      if case .next(let value) = event.value {
-        batches[batches.count - 1].values.append(value)
-      } else {
-        batches[batches.count - 1].terminal = event.value
+    /// Groups a validated event list (nothing follows a terminal event, times never decrease).
+    ///
+    /// Inlinable, so that a caller that knows the types runs it specialized.
+    @inlinable
+    init(_ events: [Recorded<Event<Value, Failure>>]) {
+      values.reserveCapacity(events.count)
+      for event in events {
+        if times.last != event.time {
+          times.append(event.time)
+          ends.append(values.count)
+        }
+        if case .next(let value) = event.value {
+          values.append(value)
+          ends[ends.count - 1] = values.count
+        } else {
+          terminal = event.value
+        }
       }
     }
-    return batches
+
+    /// The positions in `values` of tick `tick`'s values.
+    func range(_ tick: Int) -> Range<Int> {
+      (tick == 0 ? 0 : ends[tick - 1])..<ends[tick]
+    }
   }
 }
 
@@ -156,11 +194,12 @@ extension TestScheduler {
   /// - Returns: The signal.
   /// - Throws: ``EventListError`` if the list breaks the event grammar, goes back in time or has a
   ///   negative time.
+  @inlinable
   public func cold<Value: Sendable, Failure: Error>(
     _ events: [Recorded<Event<Value, Failure>>]
   ) throws(EventListError) -> TestSignal<Value, Failure> {
     try EventListError.validate(events, cold: true)
-    return TestSignal(kind: .cold, events: events, scheduler: self)
+    return TestSignal(kind: .cold, events: events, script: .init(events), scheduler: self)
   }
 
   /// A hot test signal: `events` happen at absolute ticks, to whoever is subscribed then.
@@ -168,10 +207,11 @@ extension TestScheduler {
   /// - Parameter events: The script, in absolute ticks; events before the clock reach nobody.
   /// - Returns: The signal.
   /// - Throws: ``EventListError`` if the list breaks the event grammar or goes back in time.
+  @inlinable
   public func hot<Value: Sendable, Failure: Error>(
     _ events: [Recorded<Event<Value, Failure>>]
   ) throws(EventListError) -> TestSignal<Value, Failure> {
     try EventListError.validate(events, cold: false)
-    return TestSignal(kind: .hot, events: events, scheduler: self)
+    return TestSignal(kind: .hot, events: events, script: .init(events), scheduler: self)
   }
 }

@@ -14,7 +14,7 @@ public final class TestSubscriber<Value: Sendable, Failure: Error>: SubscriberPr
   // (this code is not specialized for the caller's types).
   private let lock = Locked(())
   nonisolated(unsafe) private var valueTimes: [Int] = []
-  nonisolated(unsafe) private var recordedValues: [Value] = []
+  private let recordedValues = ValueLog<Value>()
   /// The terminal event, and anything (wrongly) sent after it, in order.
   nonisolated(unsafe) private var tail: [Recorded<Event<Value, Failure>>] = []
   /// `!tail.isEmpty`, kept apart so that recording a value need not touch the generic array.
@@ -29,9 +29,12 @@ public final class TestSubscriber<Value: Sendable, Failure: Error>: SubscriberPr
   }
 
   /// Every event received, with its tick, in order.
+  ///
+  /// Inlinable, so that a caller that knows the types builds the list specialized: unspecialized,
+  /// building each `Recorded` event looked up its type metadata in the runtime's cache.
+  @inlinable
   public var events: [Recorded<Event<Value, Failure>>] {
-    let (times, values, tail) = lock.withLock { _ in (valueTimes, recordedValues, self.tail) }
-    // NB: one plain loop, so that the generic types' metadata is looked up once, not per event.
+    let (times, values, tail) = recording()
     var events: [Recorded<Event<Value, Failure>>] = []
     events.reserveCapacity(times.count + tail.count)
     for index in times.indices {
@@ -41,9 +44,15 @@ public final class TestSubscriber<Value: Sendable, Failure: Error>: SubscriberPr
     return events
   }
 
+  /// What has been recorded so far: the values' times, the values, and the tail.
+  @usableFromInline
+  func recording() -> ([Int], [Value], [Recorded<Event<Value, Failure>>]) {
+    lock.withLock { _ in (valueTimes, recordedValues.elements, tail) }
+  }
+
   /// The values received, without times.
   public var values: [Value] {
-    lock.withLock { _ in recordedValues + tail.compactMap(\.value.value) }
+    lock.withLock { _ in recordedValues.elements + tail.compactMap(\.value.value) }
   }
 
   /// Whether the signal completed.
@@ -72,7 +81,7 @@ public final class TestSubscriber<Value: Sendable, Failure: Error>: SubscriberPr
     let time = scheduler.now
     lock.withLock { _ in
       if hasTail {
-        appendToTail(Recorded(time: time, value: .next(value)))
+        appendNextToTail(value, at: time)
       } else {
         valueTimes.append(time)
         recordedValues.append(value)
@@ -93,6 +102,15 @@ public final class TestSubscriber<Value: Sendable, Failure: Error>: SubscriberPr
   private func record(_ event: Event<Value, Failure>) {
     let recorded = Recorded(time: scheduler.now, value: event)
     lock.withLock { _ in appendToTail(recorded) }
+  }
+
+  /// Call with the lock held.
+  ///
+  /// NB: a function of its own so that `sendNext` has no `Recorded` or `Event` local: unspecialized
+  /// code looks up the metadata of every generic type it has a local of when it starts, used or not.
+  @inline(never)
+  private func appendNextToTail(_ value: Value, at time: Int) {
+    appendToTail(Recorded(time: time, value: .next(value)))
   }
 
   /// Call with the lock held.

@@ -50,7 +50,7 @@ final class SubjectCore<Value: Sendable, Failure: Error>: Sendable {
     control.withLock { control in
       guard !control.isTerminating else { return }
       if control.isDelivering {
-        enqueue(.next(value), &control)
+        enqueueNext(value, &control)
         return
       }
       control.isDelivering = true
@@ -128,6 +128,14 @@ final class SubjectCore<Value: Sendable, Failure: Error>: Sendable {
       guard let delivery else { return }
       deliver(delivery)
     }
+  }
+
+  /// Queues a value for the deliverer. Call with the lock held.
+  ///
+  /// NB: a function of its own so that `sendNext` has no `Event` local (see ``Sink``).
+  @inline(never)
+  private func enqueueNext(_ value: Value, _ control: inout SubjectControl) {
+    enqueue(.next(value), &control)
   }
 
   /// Queues `event` for the deliverer. Call with the lock held.

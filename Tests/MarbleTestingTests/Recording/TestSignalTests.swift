@@ -136,4 +136,65 @@ import Testing
     #expect(subscriber.isCompleted)
     #expect(subscriber.error == nil)
   }
+
+  @Test func severalEventsAtOneTickGoOutInOrderWithTheTerminalLast() throws {
+    let script: [Recorded<E>] = [
+      .next(0, "a"), .next(0, "b"), .next(2, "c"), .next(2, "d"), .completed(2),
+    ]
+    let scheduler = TestScheduler()
+    let cold = try scheduler.cold(script)
+    let coldSubscriber = scheduler.record(cold, subscribeAt: 1)
+    let hot = try scheduler.hot(script.map { Recorded(time: $0.time + 5, value: $0.value) })
+    let hotSubscriber = scheduler.record(hot)
+    scheduler.run()
+    #expect(
+      coldSubscriber.events == [
+        .next(1, "a"), .next(1, "b"), .next(3, "c"), .next(3, "d"), .completed(3),
+      ])
+    #expect(
+      hotSubscriber.events == [
+        .next(5, "a"), .next(5, "b"), .next(7, "c"), .next(7, "d"), .completed(7),
+      ])
+  }
+
+  @Test func aTerminalEventAloneAtItsTickEndsTheScript() throws {
+    let scheduler = TestScheduler()
+    let cold = try scheduler.cold([.next(1, "a"), .error(4, TestError())] as [Recorded<E>])
+    let subscriber = scheduler.record(cold)
+    scheduler.run()
+    #expect(subscriber.events == [.next(1, "a"), .error(4, TestError())])
+    #expect(cold.subscriptions == [Subscription(0, 4)])
+  }
+
+  @Test func aRecorderKeepsThousandsOfValuesInOrder() throws {
+    let scheduler = TestScheduler()
+    let script: [Recorded<Event<Int, TestError>>] = (0..<1_000).map { .next($0 / 3 + 1, $0) }
+    let hot = try scheduler.hot(script + [.completed(400)])
+    let subscriber = scheduler.record(hot)
+    scheduler.run()
+    #expect(subscriber.values == Array(0..<1_000))
+    #expect(subscriber.events == script + [.completed(400)])
+  }
+
+  @Test func aRecorderReleasesTheValuesItRecordedWhenItIsReleased() throws {
+    final class Payload: Sendable {}
+    weak var first: Payload?
+    weak var last: Payload?
+    do {
+      let scheduler = TestScheduler()
+      let payloads = (0..<40).map { _ in Payload() }
+      first = payloads.first
+      last = payloads.last
+      let subject = Subject<Payload, Never>()
+      let subscriber = TestSubscriber<Payload, Never>(scheduler)
+      subject.subscribe(subscriber)
+      for payload in payloads { subject.sendNext(payload) }
+      // Ends the subscription, which the recorder and its sink otherwise keep alive together.
+      subject.sendCompleted()
+      #expect(subscriber.values.count == 40)
+      #expect(subscriber.values.first === payloads.first)
+    }
+    #expect(first == nil)
+    #expect(last == nil)
+  }
 }
