@@ -108,6 +108,28 @@ struct ActionHeap {
     freeSlots.append(index)
   }
 
+  /// The generation and chain start of the action in slot `index`, for the work it schedules.
+  func lineage(of index: Int) -> (generation: Int, chainStart: Int) {
+    (slots[index].generation, slots[index].chainStart)
+  }
+
+  /// Takes out the action in slot `index` to run it. A one-shot action's slot is freed at once —
+  /// its handle reports it finished, and the scheduler need not come back after running it —
+  /// and its key's `slot` becomes ``freedSlot``; a repeating action keeps its slot.
+  ///
+  /// - Precondition: The slot holds an action that was not cancelled.
+  mutating func startRunning(slot index: inout Int) -> @Sendable () -> Void {
+    guard slots[index].interval == nil else { return slots[index].body! }
+    let body = slots[index].body.take()!
+    slots[index].id = -1
+    freeSlots.append(index)
+    index = Self.freedSlot
+    return body
+  }
+
+  /// The slot of a key whose one-shot action has been taken out to run.
+  static let freedSlot = -1
+
   /// Cancels the action `id` if it is still in slot `index`: it never runs.
   ///
   /// - Returns: Its closure, for the caller to release outside the lock.
@@ -125,7 +147,7 @@ struct ActionHeap {
     return slots
   }
 
-  /// Whether the action `id` is no longer waiting to run: cancelled, or run and not repeating.
+  /// Whether the action `id` is no longer waiting to run: cancelled, or started and not repeating.
   func isFinished(slot index: Int, id: Int) -> Bool {
     guard index < slots.count, slots[index].id == id else { return true }
     return slots[index].isCancelled

@@ -22,7 +22,7 @@ struct ScheduledActionHandle: Disposable {
     _ = body
   }
 
-  /// Whether the action was cancelled or has run (and does not repeat).
+  /// Whether the action was cancelled, or has started running and does not repeat.
   var isDisposed: Bool {
     state.withLock { $0.queue.isFinished(slot: slot, id: id) }
   }

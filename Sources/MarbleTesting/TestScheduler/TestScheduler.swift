@@ -262,9 +262,8 @@ public final class TestScheduler: Scheduler {
         while let time = state.queue.firstTime, limit.map({ time <= $0 }) ?? true,
           let first = state.queue.popFirst()
         {
-          let slot = state.queue.slots[first.slot]
           // A cancelled action is dropped without moving the clock: it never happened.
-          guard let body = slot.body else {
+          guard !state.queue.slots[first.slot].isCancelled else {
             state.queue.free(first.slot)
             continue
           }
@@ -275,17 +274,21 @@ public final class TestScheduler: Scheduler {
             isAtStepLimit = true
             return nil
           }
-          state.running = (slot.generation, slot.chainStart)
-          return (first, body)
+          state.running = state.queue.lineage(of: first.slot)
+          var key = first
+          let body = state.queue.startRunning(slot: &key.slot)
+          return (key, body)
         }
         return nil
       }
       guard let (key, body) = next else { break }
       body()
       actionsRun += 1
+      if key.slot == ActionHeap.freedSlot { continue }
       state.withLock { state in
-        let slot = state.queue.slots[key.slot]
-        if let interval = slot.interval, !slot.isCancelled {
+        if !state.queue.slots[key.slot].isCancelled,
+          let interval = state.queue.slots[key.slot].interval
+        {
           // A repeat keeps its slot, so the handle its scheduler holds keeps stopping it.
           let due = max(state.now, key.time.clampedAdding(interval))
           state.queue.requeue(slot: key.slot, time: due, sequence: state.nextSequence)

@@ -153,6 +153,39 @@ import Testing
     #expect(log.all == [3])
   }
 
+  /// A one-shot action is finished once it starts: disposing its handle from inside it changes
+  /// nothing, and neither do actions it schedules, which may take over its slot.
+  @Test func aOneShotActionIsFinishedOnceItStarts() {
+    let scheduler = TestScheduler()
+    let log = Log<String>()
+    let holder = Log<any Disposable>()
+    holder.append(
+      scheduler.schedule(at: 1) {
+        let handle = holder.all[0]
+        log.append("running, disposed: \(handle.isDisposed)")
+        scheduler.schedule { log.stamp("follow-up", scheduler) }
+        handle.dispose()
+      })
+    scheduler.run()
+    #expect(log.all == ["running, disposed: true", "follow-up@1"])
+  }
+
+  /// A repeating action keeps its slot while it runs: disposing it from inside stops the repeats.
+  @Test func aRepeatingActionDisposedFromInsideItselfStops() {
+    let scheduler = TestScheduler()
+    let log = Log<String>()
+    let holder = Log<any Disposable>()
+    holder.append(
+      scheduler.schedule(after: .milliseconds(1), interval: .milliseconds(2)) {
+        let handle = holder.all[0]
+        log.append("tick \(scheduler.now), disposed: \(handle.isDisposed)")
+        if scheduler.now == 3 { handle.dispose() }
+      })
+    scheduler.run()
+    #expect(log.all == ["tick 1, disposed: false", "tick 3, disposed: false"])
+    #expect(holder.all[0].isDisposed)
+  }
+
   @Test func anActionCancelledByAnEarlierOneAtTheSameTickNeverRuns() {
     let scheduler = TestScheduler()
     let log = Log<String>()
