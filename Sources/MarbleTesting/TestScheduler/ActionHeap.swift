@@ -36,13 +36,29 @@ struct ActionHeap {
     /// The work; `nil` once the slot is free or the action was cancelled (released at once).
     var body: (@Sendable () -> Void)?
     /// The repeat interval in ticks, or `nil` for a one-shot action.
-    var interval: Int?
+    var interval: Int? {
+      get { repeatTicks > 0 ? repeatTicks : nil }
+      set { repeatTicks = newValue ?? 0 }
+    }
+    /// `interval`, or 0 for a one-shot action: a plain `Int` keeps the slot 8 bytes smaller (an
+    /// `Int?` is padded to 16), which a million pending actions feel.
+    private var repeatTicks = 0
     /// The tick the first action of this chain was due at.
     var chainStart: Int
     /// How many actions in a row led to this one: an action scheduled while another runs (or a
     /// repeat) is one generation later. When `run()` gives up at its step limit, the pending action
     /// of the highest generation is the one that kept rescheduling.
     var generation: Int
+
+    init(
+      id: Int, body: (@Sendable () -> Void)?, interval: Int?, chainStart: Int, generation: Int
+    ) {
+      self.id = id
+      self.body = body
+      self.chainStart = chainStart
+      self.generation = generation
+      self.interval = interval
+    }
 
     var isCancelled: Bool { body == nil }
 
@@ -66,7 +82,10 @@ struct ActionHeap {
   private var run: [Key] = []
   private var runHead = 0
   private(set) var slots: [Slot] = []
-  private var freeSlots: [Int] = []
+  /// The first free slot, or -1. A free slot's `id` links to the next one: it holds `-2 - next`,
+  /// negative like every free slot's, so no handle's id matches it. (A list threaded through the
+  /// slots needs no array of its own, which a million actions made grow to 8 MB.)
+  private var freeHead = -1
 
   var isEmpty: Bool { keys.isEmpty && runHead == run.count }
   var count: Int { keys.count + run.count - runHead }
@@ -93,7 +112,9 @@ struct ActionHeap {
   ///
   /// - Returns: The slot's index.
   mutating func store(_ slot: Slot) -> Int {
-    if let free = freeSlots.popLast() {
+    if freeHead >= 0 {
+      let free = freeHead
+      freeHead = -2 - slots[free].id
       slots[free] = slot
       return free
     }
@@ -104,8 +125,7 @@ struct ActionHeap {
   /// Frees a slot whose action will not run again.
   mutating func free(_ index: Int) {
     slots[index].body = nil
-    slots[index].id = -1
-    freeSlots.append(index)
+    release(index)
   }
 
   /// The generation and chain start of the action in slot `index`, for the work it schedules.
@@ -121,10 +141,15 @@ struct ActionHeap {
   mutating func startRunning(slot index: inout Int) -> @Sendable () -> Void {
     guard slots[index].interval == nil else { return slots[index].body! }
     let body = slots[index].body.take()!
-    slots[index].id = -1
-    freeSlots.append(index)
+    release(index)
     index = Self.freedSlot
     return body
+  }
+
+  /// Puts slot `index`, already emptied, on the free list.
+  private mutating func release(_ index: Int) {
+    slots[index].id = -2 - freeHead
+    freeHead = index
   }
 
   /// The slot of a key whose one-shot action has been taken out to run.

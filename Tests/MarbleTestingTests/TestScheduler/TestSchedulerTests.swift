@@ -153,6 +153,23 @@ import Testing
     #expect(log.all == [3])
   }
 
+  /// Freed slots are reused, many at a time: stale handles neither cancel nor report the actions
+  /// that took their slots over.
+  @Test func staleHandlesLeaveTheActionsThatReuseTheirSlotsAlone() {
+    let scheduler = TestScheduler()
+    let log = Log<Int>()
+    let first = (0..<100).map { index in scheduler.schedule(at: index) { log.append(index) } }
+    for (index, handle) in first.enumerated() where index.isMultiple(of: 2) { handle.dispose() }
+    scheduler.run()
+    #expect(log.all == Array(stride(from: 1, to: 100, by: 2)))
+    let second = (100..<250).map { index in scheduler.schedule(at: index) { log.append(index) } }
+    for handle in first { handle.dispose() }
+    #expect(first.allSatisfy { $0.isDisposed })
+    #expect(!second.contains { $0.isDisposed })
+    scheduler.run()
+    #expect(log.all == Array(stride(from: 1, to: 100, by: 2)) + Array(100..<250))
+  }
+
   /// A one-shot action is finished once it starts: disposing its handle from inside it changes
   /// nothing, and neither do actions it schedules, which may take over its slot.
   @Test func aOneShotActionIsFinishedOnceItStarts() {
