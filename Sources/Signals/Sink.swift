@@ -140,9 +140,19 @@ final class Sink<Value: Sendable, Failure: Error>: SubscriberProtocol, Disposabl
   func replayHeld(_ values: ArraySlice<Value>) -> Bool {
     let target = Self.receiver(control.withLock { _ in downstream })
     guard !isDisposed else { return false }
-    for value in values {
-      target.sendNext(value)
+    return values.withUnsafeBufferPointer { replay($0, to: target) }
+  }
+
+  /// ``replayHeld(_:)``'s loop, with the subscriber's existential opened once rather than per
+  /// value, over a buffer (an `ArraySlice`'s iterator costs a few calls per step unspecialized).
+  private func replay(
+    _ values: UnsafeBufferPointer<Value>, to subscriber: some SubscriberProtocol<Value, Failure>
+  ) -> Bool {
+    var index = 0
+    while index < values.count {
+      subscriber.sendNext(values[index])
       if isDisposed { return false }
+      index += 1
     }
     return true
   }
