@@ -57,7 +57,7 @@ final class Sink<Value: Sendable, Failure: Error>: SubscriberProtocol, Disposabl
     }
     guard shouldDeliver else { return }
     let receiver = Self.receiver(target)
-    receiver.sendNext(value)
+    receiver.subscriber.sendNext(value)
     let hasQueued = control.withLock { control -> Bool in
       if control.queued == 0 {
         // NB: `pending` is empty whenever `queued` is 0 here (a drain always ends by emptying it).
@@ -124,7 +124,7 @@ final class Sink<Value: Sendable, Failure: Error>: SubscriberProtocol, Disposabl
 
   /// After delivering a value, delivers what queued meanwhile.
   @inline(never)
-  private func continueDelivery(to downstream: any SubscriberProtocol<Value, Failure>) {
+  private func continueDelivery(to downstream: Downstream<Value, Failure>) {
     var next: Event<Value, Failure>?
     control.withLock { next = dequeue(&$0) }
     if let next { drain(to: downstream, startingWith: next) }
@@ -140,7 +140,7 @@ final class Sink<Value: Sendable, Failure: Error>: SubscriberProtocol, Disposabl
   func replayHeld(_ values: ArraySlice<Value>) -> Bool {
     let target = Self.receiver(control.withLock { _ in downstream })
     guard !isDisposed else { return false }
-    return values.withUnsafeBufferPointer { replay($0, to: target) }
+    return values.withUnsafeBufferPointer { replay($0, to: target.subscriber) }
   }
 
   /// ``replayHeld(_:)``'s loop, with the subscriber's existential opened once rather than per
@@ -167,7 +167,7 @@ final class Sink<Value: Sendable, Failure: Error>: SubscriberProtocol, Disposabl
       return downstream
     }
     guard isLive else { return }
-    Self.receiver(target).send(terminal)
+    Self.receiver(target).subscriber.send(terminal)
     finish()
   }
 
@@ -183,11 +183,11 @@ final class Sink<Value: Sendable, Failure: Error>: SubscriberProtocol, Disposabl
   }
 
   private func drain(
-    to downstream: any SubscriberProtocol<Value, Failure>, startingWith first: Event<Value, Failure>
+    to downstream: Downstream<Value, Failure>, startingWith first: Event<Value, Failure>
   ) {
     var event = first
     while true {
-      downstream.send(event)
+      downstream.subscriber.send(event)
       if event.isTerminal {
         finish()
         return
@@ -236,9 +236,12 @@ final class Sink<Value: Sendable, Failure: Error>: SubscriberProtocol, Disposabl
     released.load(ordering: .acquiring)
   }
 
-  /// The subscriber in `downstream`, read under the lock.
-  private static func receiver(_ downstream: AnyObject) -> any SubscriberProtocol<Value, Failure> {
-    unsafeDowncast(downstream, to: Downstream<Value, Failure>.self).subscriber
+  /// `downstream`, read under the lock, as what it is.
+  ///
+  /// NB: callers call `.subscriber` on the box in place: copying the existential out copies the
+  /// subscriber (a closure subscriber's three closures: three retains and releases per event).
+  private static func receiver(_ downstream: AnyObject) -> Downstream<Value, Failure> {
+    unsafeDowncast(downstream, to: Downstream<Value, Failure>.self)
   }
 }
 
