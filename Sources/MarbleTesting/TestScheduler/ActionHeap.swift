@@ -111,7 +111,7 @@ struct ActionHeap {
   /// Stores a new action in a free slot.
   ///
   /// - Returns: The slot's index.
-  mutating func store(_ slot: Slot) -> Int {
+  mutating func store(_ slot: consuming Slot) -> Int {
     if freeHead >= 0 {
       let free = freeHead
       freeHead = -2 - slots[free].id
