@@ -17,7 +17,7 @@ import Synchronization
 /// stored beside it and only touched while that lock is held. Code in this generic class is not
 /// specialized for the caller's types, and a lock around a generic state made every event look up
 /// the state's, the mutex's and `Event`'s type metadata in the runtime's cache. A value sent while
-/// nobody else is delivering — almost always — goes straight to `downstream.sendNext`, without
+/// nobody else is delivering — almost always — goes straight to the subscriber's `sendNext`, without
 /// becoming an `Event`.
 final class Sink<Value: Sendable, Failure: Error>: SubscriberProtocol, Disposable {
   private let control: Locked<SinkControl>
