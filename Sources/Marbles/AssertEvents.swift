@@ -32,11 +32,8 @@ public func assertEvents<Value: Equatable & Sendable, Failure: Error & Equatable
   fileID: String = #fileID, filePath: StaticString = #filePath,
   line: UInt = #line, column: UInt = #column
 ) {
-  reportSchedulerFailures(
-    subscriber.scheduler, fileID: fileID, filePath: filePath, line: line, column: column)
-  if let message = FailureMessage.events(expected: expected, actual: subscriber.events) {
-    reportIssue(message, fileID: fileID, filePath: filePath, line: line, column: column)
-  }
+  SourceSite(fileID: fileID, filePath: filePath, line: line, column: column).reportAssertion(
+    FailureMessage.events(expected: expected, actual: subscriber.events), on: subscriber.core)
 }
 
 /// Asserts that a test signal saw exactly these subscriptions.
@@ -58,9 +55,7 @@ public func assertSubscriptions<Value: Sendable, Failure: Error>(
   fileID: String = #fileID, filePath: StaticString = #filePath,
   line: UInt = #line, column: UInt = #column
 ) {
-  reportSchedulerFailures(
-    signal.scheduler, fileID: fileID, filePath: filePath, line: line, column: column)
-  if let message = FailureMessage.subscriptions(expected: expected, actual: signal.subscriptions) {
-    reportIssue(message, fileID: fileID, filePath: filePath, line: line, column: column)
-  }
+  SourceSite(fileID: fileID, filePath: filePath, line: line, column: column).reportAssertion(
+    FailureMessage.subscriptions(expected: expected, actual: signal.subscriptions),
+    on: signal.core)
 }

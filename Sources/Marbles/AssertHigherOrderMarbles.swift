@@ -45,13 +45,9 @@ public func assertMarbles<Value: Equatable & Sendable, Failure: Error & Equatabl
   fileID: String = #fileID, filePath: StaticString = #filePath,
   line: UInt = #line, column: UInt = #column
 ) {
-  reportSchedulerFailures(
-    subscriber.scheduler, fileID: fileID, filePath: filePath, line: line, column: column)
-  if let message = higherOrderFailure(
-    subscriber, marbles, inner: inner, values: values, error: error)
-  {
-    reportIssue(message, fileID: fileID, filePath: filePath, line: line, column: column)
-  }
+  SourceSite(fileID: fileID, filePath: filePath, line: line, column: column).reportAssertion(
+    higherOrderFailure(subscriber, marbles, inner: inner, values: values, error: error),
+    on: subscriber.core)
 }
 
 /// The failure message for a higher-order recorder that did not receive what `marbles` and `inner`
@@ -64,7 +60,7 @@ func higherOrderFailure<Value: Equatable & Sendable, Failure: Error & Equatable>
   do {
     return try FailureMessage.higherOrderMarbles(
       expectedMarble: marbles, inner: inner, actual: subscriber.events, values: values,
-      error: error, tick: subscriber.scheduler.tick)
+      error: error, tick: subscriber.core.tick)
   } catch {
     return "marble cannot be read: \(error)"
   }

@@ -37,23 +37,22 @@ public func assertMarbles<Value: Equatable & Sendable, Failure: Error & Equatabl
   fileID: String = #fileID, filePath: StaticString = #filePath,
   line: UInt = #line, column: UInt = #column
 ) {
-  reportSchedulerFailures(
-    subscriber.scheduler, fileID: fileID, filePath: filePath, line: line, column: column)
-  if let message = marblesFailure(subscriber, marbles, values: values, error: error) {
-    reportIssue(message, fileID: fileID, filePath: filePath, line: line, column: column)
-  }
+  SourceSite(fileID: fileID, filePath: filePath, line: line, column: column).reportAssertion(
+    marblesFailure(subscriber, marbles, values: values, error: error), on: subscriber.core)
 }
 
 /// The failure message for a recorder that did not receive what `marbles` draws (or whose marble
-/// cannot be read), or `nil`; shared by `assertMarbles` and `expect(…).toBe(…)`.
+/// cannot be read), or `nil`; shared by `assertMarbles` and `expect(…).toBe(…)`. A `nil` `error`
+/// makes a `#` in `marbles` a mistake.
 func marblesFailure<Value: Equatable & Sendable, Failure: Error & Equatable>(
   _ subscriber: TestSubscriber<Value, Failure>, _ marbles: String,
-  values: [Character: Value], error: Failure
+  values: [Character: Value], error: Failure?
 ) -> String? {
-  let tick = subscriber.scheduler.tick
+  let tick = subscriber.core.tick
   do {
     let expected = try Marble.parse(
-      marbles, values: values, error: error, tick: tick, allowsSubscriptionPoint: false)
+      marbles, values: values, error: error, tick: tick, allowsSubscriptionPoint: false,
+      position: .start)
     return FailureMessage.marbles(
       expectedMarble: marbles, expected: expected, actual: subscriber.events, values: values,
       tick: tick)
@@ -62,7 +61,18 @@ func marblesFailure<Value: Equatable & Sendable, Failure: Error & Equatable>(
   }
 }
 
-/// Asserts that a recorder received what a marble draws; `#` is `TestError()`.
+/// Asserts that a recorder received what a marble draws.
+///
+/// A `#` is a `TestError()` when the signal fails with ``TestError``. For any other failure type a
+/// marble with `#` needs the `error:` argument, and for a signal that cannot fail
+/// (`Failure == Never`) a `#` is a mistake:
+///
+/// ```swift
+/// let clicks: TestSignal<Int, Never> = try scheduler.hot("-1-2|", values: ["1": 1, "2": 2])
+/// let recorder = scheduler.record(clicks.map { $0 * 10 })
+/// scheduler.run()
+/// assertMarbles(recorder, "-x-y|", values: ["x": 10, "y": 20])
+/// ```
 ///
 /// - Parameters:
 ///   - subscriber: The recorder.
@@ -72,15 +82,15 @@ func marblesFailure<Value: Equatable & Sendable, Failure: Error & Equatable>(
 ///   - filePath: The caller's file path (filled in for you).
 ///   - line: The caller's line (filled in for you).
 ///   - column: The caller's column (filled in for you).
-public func assertMarbles<Value: Equatable & Sendable>(
-  _ subscriber: TestSubscriber<Value, TestError>, _ marbles: String,
+public func assertMarbles<Value: Equatable & Sendable, Failure: Error & Equatable>(
+  _ subscriber: TestSubscriber<Value, Failure>, _ marbles: String,
   values: [Character: Value],
   fileID: String = #fileID, filePath: StaticString = #filePath,
   line: UInt = #line, column: UInt = #column
 ) {
-  assertMarbles(
-    subscriber, marbles, values: values, error: TestError(), fileID: fileID, filePath: filePath,
-    line: line, column: column)
+  SourceSite(fileID: fileID, filePath: filePath, line: line, column: column).reportAssertion(
+    marblesFailure(subscriber, marbles, values: values, error: Marble.defaultError(Failure.self)),
+    on: subscriber.core)
 }
 
 /// Asserts that a recorder of strings received what a marble draws, each value character standing
@@ -108,7 +118,8 @@ public func assertMarbles<Failure: Error & Equatable>(
     filePath: filePath, line: line, column: column)
 }
 
-/// Asserts that a recorder of strings received what a marble draws; `#` is `TestError()`.
+/// Asserts that a recorder of strings received what a marble draws, each value character standing
+/// for itself; a `#` is as in ``assertMarbles(_:_:values:fileID:filePath:line:column:)``.
 ///
 /// - Parameters:
 ///   - subscriber: The recorder.
@@ -117,14 +128,14 @@ public func assertMarbles<Failure: Error & Equatable>(
 ///   - filePath: The caller's file path (filled in for you).
 ///   - line: The caller's line (filled in for you).
 ///   - column: The caller's column (filled in for you).
-public func assertMarbles(
-  _ subscriber: TestSubscriber<String, TestError>, _ marbles: String,
+public func assertMarbles<Failure: Error & Equatable>(
+  _ subscriber: TestSubscriber<String, Failure>, _ marbles: String,
   fileID: String = #fileID, filePath: StaticString = #filePath,
   line: UInt = #line, column: UInt = #column
 ) {
   assertMarbles(
-    subscriber, marbles, values: Marble.characterValues, error: TestError(), fileID: fileID,
-    filePath: filePath, line: line, column: column)
+    subscriber, marbles, values: Marble.characterValues, fileID: fileID, filePath: filePath,
+    line: line, column: column)
 }
 
 /// Asserts a test signal's subscription log with one subscription marble per subscription.
@@ -147,11 +158,8 @@ public func assertSubscriptions<Value: Sendable, Failure: Error>(
   fileID: String = #fileID, filePath: StaticString = #filePath,
   line: UInt = #line, column: UInt = #column
 ) {
-  reportSchedulerFailures(
-    signal.scheduler, fileID: fileID, filePath: filePath, line: line, column: column)
-  if let message = subscriptionsFailure(signal, marbles) {
-    reportIssue(message, fileID: fileID, filePath: filePath, line: line, column: column)
-  }
+  SourceSite(fileID: fileID, filePath: filePath, line: line, column: column).reportAssertion(
+    subscriptionsFailure(signal, marbles), on: signal.core)
 }
 
 /// The failure message for a subscription log that differs from `marbles` (or whose marbles cannot
@@ -159,7 +167,7 @@ public func assertSubscriptions<Value: Sendable, Failure: Error>(
 func subscriptionsFailure<Value: Sendable, Failure: Error>(
   _ signal: TestSignal<Value, Failure>, _ marbles: [String]
 ) -> String? {
-  let tick = signal.scheduler.tick
+  let tick = signal.core.tick
   do {
     var expected: [Subscription] = []
     for marble in marbles { expected.append(try Marble.parseSubscription(marble, tick: tick)) }

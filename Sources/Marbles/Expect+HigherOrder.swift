@@ -37,7 +37,7 @@ extension TestScheduler {
     let times = subscriptionTimes(subscription, site: site)
     let subscriber = recordHigherOrder(
       signal, subscribeAt: times.subscribed, disposeAt: times.disposed)
-    return HigherOrderSignalExpectation(subscriber: subscriber, site: site)
+    return HigherOrderSignalExpectation(subscriber: subscriber, registration: register(at: site))
   }
 }
 
@@ -47,7 +47,7 @@ extension TestScheduler {
 /// `flush()`.
 public struct HigherOrderSignalExpectation<Value: Sendable, Failure: Error>: Sendable {
   let subscriber: HigherOrderTestSubscriber<Value, Failure>
-  let site: SourceSite
+  let registration: ExpectationRegistration
 
   /// The recorded signal must send inner signals where `marbles` draws them, each sending what its
   /// entry in `inner` draws (frames counting from the frame it was sent at), with values and an
@@ -62,13 +62,8 @@ public struct HigherOrderSignalExpectation<Value: Sendable, Failure: Error>: Sen
     _ marbles: String, inner: [Character: String], values: [Character: Value], error: Failure
   ) where Value: Equatable, Failure: Equatable {
     let subscriber = subscriber
-    let site = site
-    subscriber.scheduler.addFlushCheck {
-      if let message = higherOrderFailure(
-        subscriber, marbles, inner: inner, values: values, error: error)
-      {
-        site.report(message)
-      }
+    registration.state {
+      higherOrderFailure(subscriber, marbles, inner: inner, values: values, error: error)
     }
   }
 

@@ -1,18 +1,6 @@
 public import MarbleTesting
 public import Signals
 
-/// Where an RxJS-style expectation was written, so that `flush()` reports it there.
-struct SourceSite: Sendable {
-  var fileID: String
-  var filePath: StaticString
-  var line: UInt
-  var column: UInt
-
-  func report(_ message: String) {
-    reportIssue(message, fileID: fileID, filePath: filePath, line: line, column: column)
-  }
-}
-
 extension TestScheduler {
   /// Subscribes to `signal` as `subscription` says and returns an expectation to state with
   /// `toBe(…)`; ``flush(fileID:filePath:line:column:)`` runs the scheduler and checks it — the
@@ -42,7 +30,15 @@ extension TestScheduler {
     let site = SourceSite(fileID: fileID, filePath: filePath, line: line, column: column)
     let times = subscriptionTimes(subscription, site: site)
     let subscriber = record(signal, subscribeAt: times.subscribed, disposeAt: times.disposed)
-    return SignalExpectation(subscriber: subscriber, site: site)
+    return SignalExpectation(subscriber: subscriber, registration: register(at: site))
+  }
+
+  /// Registers an expectation written at `site` for the next `flush()` to check.
+  func register(at site: SourceSite) -> ExpectationRegistration {
+    let token = UncheckedExpectations.add(site)
+    let id = registerExpectation(
+      unchecked: ExpectationRegistration.unchecked(site: site, token: token))
+    return ExpectationRegistration(scheduler: self, id: id, token: token, site: site)
   }
 
   /// The subscription a marble of `expect(…, subscription:)` draws; one that cannot be read is
@@ -73,12 +69,19 @@ extension TestScheduler {
   ) -> SubscriptionsExpectation<Value, Failure> {
     SubscriptionsExpectation(
       signal: signal,
-      site: SourceSite(fileID: fileID, filePath: filePath, line: line, column: column))
+      registration: register(
+        at: SourceSite(fileID: fileID, filePath: filePath, line: line, column: column)))
   }
 
   /// Runs the scheduler to completion, then checks every `expect(…).toBe(…)` registered since the
   /// last flush, reporting each failing one at the line of its own `expect` — all of them, not
   /// just the first. A run stopped at the step limit (an endless timer) is reported here.
+  ///
+  /// Nothing is silently green: an `expect` that no `flush()` checks — the test forgot it, called
+  /// `run()` instead, or added the `expect` after the last `flush()` — fails the test at that
+  /// `expect`'s line when the scheduler is released, and so does an `expect` without `toBe(…)`.
+  /// (If code under test keeps the scheduler alive forever, so that it is never released, the test
+  /// process reports the `expect`'s location and exits with status 1 instead.)
   ///
   /// - Parameters:
   ///   - fileID: The caller's file ID (filled in for you).
@@ -90,8 +93,49 @@ extension TestScheduler {
     line: UInt = #line, column: UInt = #column
   ) {
     run()
-    reportSchedulerFailures(self, fileID: fileID, filePath: filePath, line: line, column: column)
-    for check in takeFlushChecks() { check() }
+    SourceSite(fileID: fileID, filePath: filePath, line: line, column: column)
+      .reportFailures(of: core)
+    for expectation in takeExpectations() {
+      if let check = expectation.check {
+        check()
+      } else {
+        expectation.unchecked(false)
+      }
+    }
+  }
+}
+
+/// An expectation's place in its scheduler's ledger and in ``UncheckedExpectations``.
+struct ExpectationRegistration: Sendable {
+  let scheduler: TestScheduler
+  let id: Int
+  let token: Int
+  let site: SourceSite
+
+  /// States the expectation: at `flush()`, `failure` says what is wrong, if anything.
+  func state(_ failure: @escaping @Sendable () -> String?) {
+    let site = site
+    let token = token
+    scheduler.state(
+      expectation: id,
+      check: {
+        UncheckedExpectations.remove(token)
+        if let message = failure() { site.report(message) }
+      }, unchecked: Self.unchecked(site: site, token: token))
+  }
+
+  /// What reports an expectation nobody checked.
+  static func unchecked(site: SourceSite, token: Int) -> @Sendable (_ stated: Bool) -> Void {
+    { stated in
+      UncheckedExpectations.remove(token)
+      site.report(
+        stated
+          ? "this expectation was never checked: no scheduler.flush() came after it. Call "
+            + "scheduler.flush() once the expectations are stated — run() runs the scheduler but "
+            + "checks nothing."
+          : "expect(…) states nothing: say what must happen with .toBe(…), then check it with "
+            + "scheduler.flush().")
+    }
   }
 }
 
@@ -99,7 +143,7 @@ extension TestScheduler {
 /// must have received; stated with `toBe(…)`, checked by `flush()`.
 public struct SignalExpectation<Value: Sendable, Failure: Error>: Sendable {
   let subscriber: TestSubscriber<Value, Failure>
-  let site: SourceSite
+  let registration: ExpectationRegistration
 
   /// The recorded signal must send what `marbles` draws, with values and an error of your own.
   ///
@@ -109,23 +153,19 @@ public struct SignalExpectation<Value: Sendable, Failure: Error>: Sendable {
   ///   - error: What `#` stands for.
   public func toBe(_ marbles: String, values: [Character: Value], error: Failure)
   where Value: Equatable, Failure: Equatable {
-    let subscriber = subscriber
-    let site = site
-    subscriber.scheduler.addFlushCheck {
-      if let message = marblesFailure(subscriber, marbles, values: values, error: error) {
-        site.report(message)
-      }
-    }
+    toBe(marbles, values: values, orError: error)
   }
 
-  /// The recorded signal must send what `marbles` draws; `#` is `TestError()`.
+  /// The recorded signal must send what `marbles` draws. A `#` is a `TestError()` when the signal
+  /// fails with ``TestError``; for any other failure type, a marble with `#` needs `error:`, and
+  /// for a signal that cannot fail (`Failure == Never`) a `#` is a mistake.
   ///
   /// - Parameters:
   ///   - marbles: The expected events.
   ///   - values: What the value characters stand for.
   public func toBe(_ marbles: String, values: [Character: Value])
-  where Value: Equatable, Failure == TestError {
-    toBe(marbles, values: values, error: TestError())
+  where Value: Equatable, Failure: Equatable {
+    toBe(marbles, values: values, orError: Marble.defaultError(Failure.self))
   }
 
   /// The recorded signal of strings must send what `marbles` draws, each value character standing
@@ -136,30 +176,34 @@ public struct SignalExpectation<Value: Sendable, Failure: Error>: Sendable {
   ///   - error: What `#` stands for.
   public func toBe(_ marbles: String, error: Failure)
   where Value == String, Failure: Equatable {
-    toBe(marbles, values: Marble.characterValues, error: error)
+    toBe(marbles, values: Marble.characterValues, orError: error)
   }
 
-  /// The recorded signal of strings must send what `marbles` draws; `#` is `TestError()`.
+  /// The recorded signal of strings must send what `marbles` draws, each value character standing
+  /// for itself; a `#` is as in ``toBe(_:values:)``.
   ///
   /// - Parameter marbles: The expected events.
-  public func toBe(_ marbles: String) where Value == String, Failure == TestError {
-    toBe(marbles, values: Marble.characterValues, error: TestError())
+  public func toBe(_ marbles: String) where Value == String, Failure: Equatable {
+    toBe(marbles, values: Marble.characterValues, orError: Marble.defaultError(Failure.self))
+  }
+
+  private func toBe(_ marbles: String, values: [Character: Value], orError error: Failure?)
+  where Value: Equatable, Failure: Equatable {
+    let subscriber = subscriber
+    registration.state { marblesFailure(subscriber, marbles, values: values, error: error) }
   }
 }
 
 /// The subscriptions a test signal must have seen; stated with `toBe(…)`, checked by `flush()`.
 public struct SubscriptionsExpectation<Value: Sendable, Failure: Error>: Sendable {
   let signal: TestSignal<Value, Failure>
-  let site: SourceSite
+  let registration: ExpectationRegistration
 
   /// The signal must have seen one subscription per marble, in order.
   ///
   /// - Parameter marbles: One subscription marble (`^` subscribe, `!` dispose) per subscription.
   public func toBe(_ marbles: String...) {
     let signal = signal
-    let site = site
-    signal.scheduler.addFlushCheck {
-      if let message = subscriptionsFailure(signal, marbles) { site.report(message) }
-    }
+    registration.state { subscriptionsFailure(signal, marbles) }
   }
 }

@@ -4,29 +4,65 @@ import XCTest
 
 /// Reports a failure at the caller's source location in whichever test framework is running.
 ///
-/// Swift Testing is running when `Test.current` is set (it is task-local, so assertions must run on
-/// the test's own task); otherwise the failure goes to XCTest. Calling the other framework's API would
-/// be silently ignored, so the choice has to be made at run time.
+/// - On a Swift Testing test's own task (`Test.current` is set; it is task-local), the failure is
+///   an issue of that test.
+/// - Anywhere else — a detached task, another thread, an XCTest test — it goes to both frameworks,
+///   and the one that is running records it: XCTest against the test case in progress (from any
+///   thread), Swift Testing as an issue of no particular test (“Test «unknown» recorded an issue”),
+///   which still fails the run. The other framework ignores the call: Swift Testing drops an issue
+///   when no Swift Testing run is in progress, and XCTest a failure when no XCTest case is running.
+///   (`XCTFail` alone would vanish in a Swift Testing run, and `Issue.record` alone in an XCTest
+///   one.)
 func reportIssue(
   _ message: String, fileID: String, filePath: StaticString, line: UInt, column: UInt
 ) {
+  let location = SourceLocation(
+    fileID: fileID, filePath: "\(filePath)", line: Int(line), column: Int(column))
   if Test.current != nil {
-    Issue.record(
-      Comment(rawValue: message),
-      sourceLocation: SourceLocation(
-        fileID: fileID, filePath: "\(filePath)", line: Int(line), column: Int(column)))
+    Issue.record(Comment(rawValue: message), sourceLocation: location)
   } else {
     XCTFail(message, file: filePath, line: line)
+    Issue.record(Comment(rawValue: message), sourceLocation: location)
   }
 }
 
-/// Reports the scheduler's failures (a step limit hit, a refused concurrent run) that no assertion
-/// has reported yet, each once.
-func reportSchedulerFailures(
-  _ scheduler: TestScheduler, fileID: String, filePath: StaticString, line: UInt, column: UInt
-) {
-  for failure in scheduler.takeUnreportedFailures() {
-    reportIssue(
-      "TestScheduler: \(failure)", fileID: fileID, filePath: filePath, line: line, column: column)
+/// Where an assertion or an expectation was written, so that its failures are reported there.
+struct SourceSite: Sendable {
+  var fileID: String
+  var filePath: StaticString
+  var line: UInt
+  var column: UInt
+
+  /// `file:line:column`, for messages printed outside a test.
+  var description: String { "\(filePath):\(line):\(column)" }
+
+  func report(_ message: String) {
+    reportIssue(message, fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+
+  /// Reports the failures of `core`'s scheduler (a step limit hit, a refused concurrent run) that
+  /// no assertion has reported yet, each once.
+  func reportFailures(of core: SchedulerCore) {
+    for failure in core.takeUnreportedFailures() { report("\(failure)") }
+  }
+
+  /// Reports what an assertion on something `core` drives found: the scheduler's unreported
+  /// failures, then `message` if there is one, with a note when the scheduler still has work due —
+  /// the likeliest reason for a surprise.
+  func reportAssertion(_ message: String?, on core: SchedulerCore) {
+    reportFailures(of: core)
+    guard let message else { return }
+    report(message + PendingWork.note(core))
+  }
+}
+
+/// The note an assertion adds when its scheduler still has work to do.
+enum PendingWork {
+  /// `\n3 actions pending at tick 7 — did you forget `run()`?`, or nothing when nothing is due.
+  static func note(_ core: SchedulerCore) -> String {
+    let count = core.liveActionCount
+    guard count > 0 else { return "" }
+    return "\n\(count) action\(count == 1 ? "" : "s") pending at tick \(core.now) — did you "
+      + "forget `run()`?"
   }
 }

@@ -12,13 +12,15 @@ public import Signals
 /// inner signal (a ``GroupedSignal``) is recorded from its first value. An inner signal stays
 /// recorded until it terminates, even after the outer subscription is disposed, as in RxJS.
 public final class HigherOrderTestSubscriber<Value: Sendable, Failure: Error>: Sendable {
-  /// The scheduler whose clock stamps the events.
-  public let scheduler: TestScheduler
+  /// The scheduler whose clock stamps the events, or `nil` once that has been released (a
+  /// recorder never keeps its scheduler alive).
+  public var scheduler: TestScheduler? { outer.scheduler }
+  /// The scheduler's engine.
+  package var core: SchedulerCore { outer.core }
   private let outer: TestSubscriber<TestSubscriber<Value, Failure>, Failure>
 
   init(outer: TestSubscriber<TestSubscriber<Value, Failure>, Failure>) {
     self.outer = outer
-    scheduler = outer.scheduler
   }
 
   /// The outer events with their ticks, each inner signal recorded with times counted from the
@@ -61,8 +63,10 @@ extension TestScheduler {
     _ signal: S, subscribeAt: Int = 0, disposeAt: Int? = nil
   ) -> HigherOrderTestSubscriber<S.Value.Value, S.Failure>
   where S.Value: SignalProtocol, S.Value.Failure == S.Failure {
-    let recorders = signal.map { [self] inner in
-      let recorder = TestSubscriber<S.Value.Value, S.Failure>(self)
+    // The engine, not the scheduler: the closure waits in the scheduler's queue.
+    let core = core
+    let recorders = signal.map { inner in
+      let recorder = TestSubscriber<S.Value.Value, S.Failure>(core: core)
       _ = inner.subscribe(recorder)
       return recorder
     }

@@ -179,14 +179,14 @@ public enum Marble {
   /// - Parameters:
   ///   - marbles: The marble, without the rest of its line.
   ///   - values: The value of each value character; every one used must be a key.
-  ///   - error: The failure `#` stands for.
+  ///   - error: The failure `#` stands for; `nil` makes a `#` a mistake.
   ///   - tick: The length of one frame; positive.
   ///   - allowsSubscriptionPoint: Whether a `^` may mark time 0.
   ///   - position: Where the marble's first character is.
   /// - Returns: The events, in order, with their times.
   /// - Throws: ``MarbleSyntaxError`` at the first mistake.
   package static func parse<Value, Failure: Error>(
-    _ marbles: String, values: [Character: Value], error: Failure, tick: Duration,
+    _ marbles: String, values: [Character: Value], error: Failure?, tick: Duration,
     allowsSubscriptionPoint: Bool, position: SourcePosition
   ) throws(MarbleSyntaxError) -> [Recorded<Event<Value, Failure>>] {
     let scan = try MarbleScanner.scan(
@@ -194,29 +194,32 @@ public enum Marble {
       tick: MarbleTime.tickAttoseconds(tick), position: position, checksKeys: true,
       hasKey: { values[$0] != nil })
     let origin = scan.subscriptionFrame ?? 0
-    return scan.events.map { scanned in
-      let event: Event<Value, Failure> =
-        switch scanned.kind {
-        case .value(let character): .next(values[character]!)
-        case .completed: .completed
-        case .failed: .error(error)
-        }
-      return Recorded(time: scanned.frame - origin, value: event)
+    var events: [Recorded<Event<Value, Failure>>] = []
+    events.reserveCapacity(scan.events.count)
+    for scanned in scan.events {
+      let event: Event<Value, Failure>
+      switch scanned.kind {
+      case .value(let character): event = .next(values[character]!)
+      case .completed: event = .completed
+      case .failed: event = .error(try failure(error, at: scanned.index, marbles, position))
+      }
+      events.append(Recorded(time: scanned.frame - origin, value: event))
     }
+    return events
   }
 
   /// Parses an event marble of `String` values that sits at `position` in a larger text.
   ///
   /// - Parameters:
   ///   - marbles: The marble, without the rest of its line.
-  ///   - error: The failure `#` stands for.
+  ///   - error: The failure `#` stands for; `nil` makes a `#` a mistake.
   ///   - tick: The length of one frame; positive.
   ///   - allowsSubscriptionPoint: Whether a `^` may mark time 0.
   ///   - position: Where the marble's first character is.
   /// - Returns: The events, in order, with their times.
   /// - Throws: ``MarbleSyntaxError`` at the first mistake.
   package static func parse<Failure: Error>(
-    _ marbles: String, error: Failure, tick: Duration, allowsSubscriptionPoint: Bool,
+    _ marbles: String, error: Failure?, tick: Duration, allowsSubscriptionPoint: Bool,
     position: SourcePosition
   ) throws(MarbleSyntaxError) -> [Recorded<Event<String, Failure>>] {
     let scan = try MarbleScanner.scan(
@@ -224,15 +227,44 @@ public enum Marble {
       tick: MarbleTime.tickAttoseconds(tick), position: position, checksKeys: false,
       hasKey: { _ in false })
     let origin = scan.subscriptionFrame ?? 0
-    return scan.events.map { scanned in
-      let event: Event<String, Failure> =
-        switch scanned.kind {
-        case .value(let character): .next(String(character))
-        case .completed: .completed
-        case .failed: .error(error)
-        }
-      return Recorded(time: scanned.frame - origin, value: event)
+    var events: [Recorded<Event<String, Failure>>] = []
+    events.reserveCapacity(scan.events.count)
+    for scanned in scan.events {
+      let event: Event<String, Failure>
+      switch scanned.kind {
+      case .value(let character): event = .next(String(character))
+      case .completed: event = .completed
+      case .failed: event = .error(try failure(error, at: scanned.index, marbles, position))
+      }
+      events.append(Recorded(time: scanned.frame - origin, value: event))
     }
+    return events
+  }
+
+  /// What `#` stands for in a marble of a signal whose failure is `Failure`, when no `error:` was
+  /// given: a ``TestError`` if `Failure` can hold one (``TestError`` itself, or `any Error`), else
+  /// `nil` — a `#` is then a mistake (for `Never`, the signal cannot fail at all).
+  ///
+  /// - Parameter failure: The failure type.
+  /// - Returns: The default error, or `nil`.
+  package static func defaultError<Failure: Error>(_ failure: Failure.Type = Failure.self)
+    -> Failure?
+  {
+    TestError() as? Failure
+  }
+
+  /// `error`, or the syntax error a `#` is when there is no error for it to stand for.
+  private static func failure<Failure: Error>(
+    _ error: Failure?, at index: Int, _ marbles: String, _ position: SourcePosition
+  ) throws(MarbleSyntaxError) -> Failure {
+    if let error { return error }
+    let message =
+      Failure.self == Never.self
+      ? "'#' is an error, but this signal cannot fail (its Failure is Never)"
+      : "'#' is an error; pass error: to say which \(Failure.self) it stands for"
+    throw MarbleSyntaxError(
+      message: message, line: position.line, column: position.column + index,
+      sourceLine: position.sourceLine ?? marbles)
   }
 
   // MARK: Parsing subscriptions
@@ -240,16 +272,17 @@ public enum Marble {
   /// Parses a subscription marble: `^` where the subscription starts, `!` where it ends.
   ///
   /// Frames count from the start of the string, which is tick 0 of the scheduler: `--^---!` is
-  /// `(2, 6)`, `^` alone is `(0, ∞)`, and `---(^!)` is a subscription that ended at once, `(3, 3)`.
+  /// `(2, 6)`, `^` alone is `(0, ∞)`, `---(^!)` is a subscription that ended at once, `(3, 3)`, and
+  /// a `!` with no `^` subscribes at frame 0, as in RxJS's `expectObservable`: `-----!` is `(0, 5)`.
   /// Besides `^` and `!` a subscription marble holds only `-`, spaces, groups and time
   /// progressions. (RxJS does not advance time at `!`; nothing may follow it that would tell.)
   ///
   /// - Parameters:
-  ///   - marbles: One line: a `^`, and at most one `!` after it.
+  ///   - marbles: One line: a `^` and at most one `!` after it, or a `!` alone.
   ///   - tick: The length of one frame, for time progressions; positive.
   /// - Returns: The subscription.
-  /// - Throws: ``MarbleSyntaxError`` if there is no `^`, a second `^` or `!`, a `!` before the
-  ///   `^`, or anything else that is not part of a subscription marble.
+  /// - Throws: ``MarbleSyntaxError`` if there is neither `^` nor `!`, a second `^` or `!`, a `!`
+  ///   before the `^`, or anything else that is not part of a subscription marble.
   public static func parseSubscription(
     _ marbles: String, tick: Duration = .milliseconds(1)
   ) throws(MarbleSyntaxError) -> Subscription {
@@ -270,7 +303,7 @@ public enum Marble {
     let scan = try MarbleScanner.scan(
       marbles, mode: .subscription, tick: MarbleTime.tickAttoseconds(tick), position: position,
       checksKeys: false, hasKey: { _ in false })
-    // The scanner throws when there is no `^`.
+    // The scanner throws when there is neither `^` nor `!`, and puts a lone `!`'s `^` at frame 0.
     return Subscription(subscribed: scan.subscriptionFrame!, disposed: scan.unsubscriptionFrame)
   }
 }

@@ -74,6 +74,7 @@ enum MarbleScanner {
     var group: (opener: Character, isRound: Bool, index: Int, frame: Int, members: Int)?
     var terminal: (symbol: Character, index: Int)?
     var subscriptionIndex: Int?
+    var unsubscriptionIndex: Int?
 
     func error(_ message: String, at index: Int) -> MarbleSyntaxError {
       MarbleSyntaxError(
@@ -181,6 +182,11 @@ enum MarbleScanner {
             "a second '^'; a marble has at most one subscription point (the first is at column "
               + "\(column(first)))", at: index)
         }
+        if let unsubscription = unsubscriptionIndex {
+          throw error(
+            "'^' comes after the '!' at column \(column(unsubscription)); a subscription starts "
+              + "before it ends", at: index)
+        }
         result.subscriptionFrame = try placementFrame(at: index)
         subscriptionIndex = index
         placed()
@@ -194,10 +200,8 @@ enum MarbleScanner {
           throw error(
             "a second '!'; a subscription marble has at most one unsubscription point", at: index)
         }
-        if subscriptionIndex == nil {
-          throw error("'!' comes before any '^'; a subscription ends after it starts", at: index)
-        }
         result.unsubscriptionFrame = try placementFrame(at: index)
+        unsubscriptionIndex = index
         placed()
 
       case UInt8(ascii: "|"), UInt8(ascii: "#"):
@@ -242,14 +246,14 @@ enum MarbleScanner {
         let isValue = code == 0xFF ? isValueCharacter(character) : isValueByte(code)
         guard isValue || (checksKeys && hasKey(character)) else {
           throw error(
-            "unexpected character '\(character)'; a value is a letter or a digit, or a key of "
-              + "values:", at: index)
+            "unexpected character '\(character)'; a value is a letter, a digit, or a key of the "
+              + "values: map", at: index)
         }
         if let terminal {
           throw error(afterTerminal(character, terminal.symbol, column(terminal.index)), at: index)
         }
         if checksKeys, !hasKey(character) {
-          throw error("'\(character)' is not a key in values:", at: index)
+          throw error("'\(character)' has no value: it is not a key of the values: map", at: index)
         }
         result.events.append(
           ScannedEvent(frame: try placementFrame(at: index), kind: .value(character), index: index))
@@ -262,7 +266,11 @@ enum MarbleScanner {
       throw error("'\(group.opener)' is never closed", at: group.index)
     }
     if case .subscription = mode, subscriptionIndex == nil {
-      throw error("a subscription marble needs a '^'", at: 0)
+      // `-----!` subscribes at frame 0, as RxJS's `expectObservable` reads it.
+      guard unsubscriptionIndex != nil else {
+        throw error("a subscription marble needs a '^' (or a '!', subscribing at frame 0)", at: 0)
+      }
+      result.subscriptionFrame = 0
     }
     return result
   }

@@ -6,11 +6,13 @@
 ///   subscriber's own subscribe time. Events at offset 0 are sent synchronously inside `subscribe`,
 ///   exactly as `Signal.just` does (RxJS schedules them after `subscribe` returns, which hides bugs in
 ///   sharing operators — its issue #5523); later ones through the scheduler.
-/// - A **hot** test signal sends its events at absolute ticks to whoever is subscribed then. They are
-///   scheduled when the signal is made, so at equal ticks they run before subscriptions scheduled
-///   later. Events at ticks before the scheduler's clock (a marble's negative times, before `^`) have
-///   happened before any subscriber could exist and reach nobody. Like a ``Subject``, a hot test
-///   signal remembers its terminal event and sends it to later subscribers at once.
+/// - A **hot** test signal sends its events at absolute ticks to whoever is subscribed then. At one
+///   tick, the subscriptions and disposals of recorders (``TestScheduler/record(_:subscribeAt:disposeAt:)``,
+///   `expect`, tables) come first, as in RxJS: a recorder subscribed at tick 3 gets the event at
+///   tick 3, one disposed at tick 3 does not. Events at ticks before the scheduler's clock (a
+///   marble's negative times, before `^`) have happened before any subscriber could exist and reach
+///   nobody. Like a ``Subject``, a hot test signal remembers its terminal event and sends it to later
+///   subscribers at once.
 ///
 /// ``subscriptions`` lists each subscription as `(subscribed, disposed)`; it closes when the
 /// subscriber disposes and also when a terminal event ends it.
@@ -27,8 +29,13 @@ public final class TestSignal<Value: Sendable, Failure: Error>: SignalProtocol {
   public let kind: Kind
   /// The script: for cold signals offsets from subscription, for hot ones absolute ticks.
   public let events: [Recorded<Event<Value, Failure>>]
-  /// The scheduler that drives it.
-  public let scheduler: TestScheduler
+  /// The scheduler that drives it, or `nil` once that has been released.
+  ///
+  /// A test signal holds its scheduler's engine, not the scheduler, so that it never keeps the
+  /// scheduler alive.
+  public var scheduler: TestScheduler? { core.scheduler }
+  /// The scheduler's engine.
+  package let core: SchedulerCore
 
   private let log = Locked<[Subscription]>([])
   /// The script grouped by tick, so that one scheduled action sends a whole tick's events.
@@ -47,13 +54,20 @@ public final class TestSignal<Value: Sendable, Failure: Error>: SignalProtocol {
   }
 
   @usableFromInline
-  init(
+  convenience init(
     kind: Kind, events: [Recorded<Event<Value, Failure>>], script: Script, scheduler: TestScheduler
+  ) {
+    self.init(kind: kind, events: events, script: script, core: scheduler.core)
+  }
+
+  init(
+    kind: Kind, events: [Recorded<Event<Value, Failure>>], script: Script, core: SchedulerCore
   ) {
     self.kind = kind
     self.events = events
-    self.scheduler = scheduler
+    self.core = core
     self.script = script
+    let scheduler = core
     guard kind == .hot else {
       subject = nil
       return
@@ -89,7 +103,7 @@ public final class TestSignal<Value: Sendable, Failure: Error>: SignalProtocol {
   /// The signal subscribers actually get: the script, plus the subscription log.
   private var logged: Signal<Value, Failure> {
     Signal { subscriber in
-      let scheduler = self.scheduler
+      let scheduler = self.core
       let log = self.log
       let index = log.withLock { log -> Int in
         log.append(Subscription(subscribed: scheduler.now))

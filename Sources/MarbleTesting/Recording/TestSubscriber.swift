@@ -5,8 +5,13 @@
 /// Usually made by ``TestScheduler/record(_:subscribeAt:disposeAt:)``; it can also be subscribed by
 /// hand: `signal.subscribe(TestSubscriber(scheduler))`.
 public final class TestSubscriber<Value: Sendable, Failure: Error>: SubscriberProtocol {
-  /// The scheduler whose clock stamps the events.
-  public let scheduler: TestScheduler
+  /// The scheduler whose clock stamps the events, or `nil` once that has been released.
+  ///
+  /// A recorder holds its scheduler's engine, not the scheduler, so that it never keeps the
+  /// scheduler alive.
+  public var scheduler: TestScheduler? { core.scheduler }
+  /// The scheduler's engine: its clock.
+  package let core: SchedulerCore
 
   // NB: the lock guards the fields below it, which are only touched inside `lock.withLock`. The
   // values are kept apart from their times, and `Recorded` events are only built when read:
@@ -28,7 +33,12 @@ public final class TestSubscriber<Value: Sendable, Failure: Error>: SubscriberPr
   ///
   /// - Parameter scheduler: The clock.
   public init(_ scheduler: TestScheduler) {
-    self.scheduler = scheduler
+    core = scheduler.core
+  }
+
+  /// Creates a recorder stamping events with `core`'s clock.
+  package init(core: SchedulerCore) {
+    self.core = core
   }
 
   /// Every event received, with its tick, in order.
@@ -81,7 +91,7 @@ public final class TestSubscriber<Value: Sendable, Failure: Error>: SubscriberPr
 
   /// Records a value at the scheduler's current tick.
   public func sendNext(_ value: Value) {
-    let time = scheduler.now
+    let time = core.now
     lock.withLock { _ in
       if hasTail {
         appendNextToTail(value, at: time)
@@ -103,7 +113,7 @@ public final class TestSubscriber<Value: Sendable, Failure: Error>: SubscriberPr
   }
 
   private func record(_ event: Event<Value, Failure>) {
-    let recorded = Recorded(time: scheduler.now, value: event)
+    let recorded = Recorded(time: core.now, value: event)
     lock.withLock { _ in appendToTail(recorded) }
   }
 
@@ -126,8 +136,10 @@ public final class TestSubscriber<Value: Sendable, Failure: Error>: SubscriberPr
 extension TestScheduler {
   /// Subscribes a recorder to `signal` at tick `subscribeAt`, and disposes it at `disposeAt`.
   ///
-  /// Both are scheduled actions, ordered with everything else by `(time, order scheduled)`: at the
-  /// same tick, a hot test signal made earlier sends before this subscription happens.
+  /// Both are the harness's actions: at their tick they run before every other action — a hot test
+  /// signal's events, timers — whenever those were scheduled, as RxJS's `TestScheduler` orders
+  /// them. So a recorder subscribed at tick 3 gets a hot event at tick 3, and one disposed at tick 3
+  /// does not.
   ///
   /// ```swift
   /// let subscriber = scheduler.record(hotSignal, subscribeAt: 3, disposeAt: 10)
@@ -144,8 +156,8 @@ extension TestScheduler {
     _ signal: S, subscribeAt: Int = 0, disposeAt: Int? = nil
   ) -> TestSubscriber<S.Value, S.Failure> {
     let subscriber = TestSubscriber<S.Value, S.Failure>(self)
-    schedule(at: subscribeAt) { signal.subscribe(subscriber) }
-    if let disposeAt { schedule(at: disposeAt) { subscriber.dispose() } }
+    core.scheduleHarness(at: subscribeAt) { signal.subscribe(subscriber) }
+    if let disposeAt { core.scheduleHarness(at: disposeAt) { subscriber.dispose() } }
     return subscriber
   }
 }

@@ -113,7 +113,7 @@ extension MarbleTable {
 
     scheduler.run()
 
-    var mismatches: [String] = scheduler.takeUnreportedFailures().map { "TestScheduler: \($0)" }
+    var mismatches: [String] = scheduler.takeUnreportedFailures().map { "\($0)" }
     if !sources.unknownLabels.isEmpty {
       mismatches.append(
         "the pipeline asked for \(sources.unknownLabels.map { "'\($0)'" }.joined(separator: ", ")), "

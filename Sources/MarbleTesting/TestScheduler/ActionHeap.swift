@@ -108,6 +108,11 @@ struct ActionHeap {
     pendingKeys.contains { !slots[$0.slot].isCancelled }
   }
 
+  /// How many pending actions have not been cancelled.
+  var liveActionCount: Int {
+    pendingKeys.reduce(0) { $0 + (slots[$1.slot].isCancelled ? 0 : 1) }
+  }
+
   /// Stores a new action in a free slot.
   ///
   /// - Returns: The slot's index.

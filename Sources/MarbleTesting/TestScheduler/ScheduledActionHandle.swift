@@ -12,7 +12,7 @@
 /// It holds the scheduler's state, not the scheduler: a pending closure that holds its own handle
 /// then keeps only the state alive, and the scheduler's `deinit` releases such closures.
 struct ScheduledActionHandle: Disposable {
-  let state: Locked<TestScheduler.State>
+  let state: Locked<SchedulerCore.State>
   let slot: Int
   let id: Int
 

@@ -15,7 +15,8 @@ extension SignalProtocol {
   ///   - scheduler: Where the delayed deliveries are scheduled.
   /// - Returns: The delayed signal.
   public func delay(_ interval: Duration, on scheduler: some Scheduler) -> Signal<Value, Failure> {
-    Signal { downstream in
+    let scheduler = scheduler.keptByOperators
+    return Signal { downstream in
       // Each pending delivery's disposable; all are cancelled when the subscription ends (a
       // disposal, or the downstream's error or completion disposing what the closure returned).
       let pending = CompoundDisposable()

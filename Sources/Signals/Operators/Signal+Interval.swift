@@ -20,6 +20,7 @@ extension Signal where Value == Int {
   /// - Returns: The counting signal.
   /// - Precondition: `period > .zero`.
   public static func interval(_ period: Duration, on scheduler: some Scheduler) -> Signal {
+    let scheduler = scheduler.keptByOperators
     precondition(period > .zero, "interval(_:on:) needs a positive period (got \(period)).")
     return Signal { downstream in
       let count = Locked(0)

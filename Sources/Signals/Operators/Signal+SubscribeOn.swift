@@ -15,7 +15,8 @@ extension SignalProtocol {
   /// - Parameter scheduler: Where the subscription happens.
   /// - Returns: The signal whose subscriptions happen on `scheduler`.
   public func subscribe(on scheduler: some Scheduler) -> Signal<Value, Failure> {
-    Signal { downstream in
+    let scheduler = scheduler.keptByOperators
+    return Signal { downstream in
       // A compound, not a serial disposable: a scheduler that runs the action at once (an
       // `ImmediateScheduler`) adds the source subscription before `schedule` returns its own
       // disposable, which must not replace it.

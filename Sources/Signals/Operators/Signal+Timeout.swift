@@ -26,7 +26,8 @@ extension SignalProtocol {
   public func timeout(_ interval: Duration, on scheduler: some Scheduler, error: Failure)
     -> Signal<Value, Failure>
   {
-    Signal { downstream in
+    let scheduler = scheduler.keptByOperators
+    return Signal { downstream in
       let source = self.subscribe(downstream)
       let timer = scheduler.schedule(after: interval) {
         // Dispose first, as RAC does, so the source is not still running when the error arrives.

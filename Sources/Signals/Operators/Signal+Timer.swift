@@ -15,7 +15,8 @@ extension Signal where Value == Int {
   ///   - scheduler: Where the timer is scheduled.
   /// - Returns: The one-shot timer signal.
   public static func timer(after delay: Duration, on scheduler: some Scheduler) -> Signal {
-    Signal { downstream in
+    let scheduler = scheduler.keptByOperators
+    return Signal { downstream in
       scheduler.schedule(after: delay) {
         downstream.sendNext(0)
         downstream.sendCompleted()

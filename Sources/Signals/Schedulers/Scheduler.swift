@@ -32,3 +32,20 @@ public protocol Scheduler: Sendable {
     after delay: Duration, interval: Duration, _ action: @escaping @Sendable () -> Void
   ) -> any Disposable
 }
+
+/// A scheduler whose operators keep a stand-in instead of the scheduler itself.
+///
+/// A `TestScheduler` names its engine here. An operator waiting in a test scheduler's queue then
+/// holds only the engine, so it does not keep the scheduler alive, and the scheduler is released —
+/// and reports what its test forgot to check — when the test lets go of it.
+package protocol SchedulerWithStandIn: Scheduler {
+  /// What an operator keeps to schedule its later work on this scheduler.
+  var standIn: any Scheduler { get }
+}
+
+extension Scheduler {
+  /// What an operator keeps to schedule its later work: the scheduler, or the stand-in it names.
+  var keptByOperators: any Scheduler {
+    (self as? any SchedulerWithStandIn)?.standIn ?? self
+  }
+}

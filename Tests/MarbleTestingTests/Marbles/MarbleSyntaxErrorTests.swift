@@ -179,17 +179,17 @@ import Testing
       _ = try Marble.parse("-a-b|", values: ["a": 1])
       Issue.record("parsed")
     } catch {
-      expect(error, column: 4, "'b' is not a key in values:")
+      expect(error, column: 4, "'b' has no value: it is not a key of the values: map")
     }
   }
 
   @Test func aCharacterOutsideTheLanguageIsAnError() {
     expect(
       error("a=b"), column: 2,
-      "unexpected character '='; a value is a letter or a digit, or a key of values:")
+      "unexpected character '='; a value is a letter, a digit, or a key of the values: map")
     expect(
       error("--."), column: 3,
-      "unexpected character '.'; a value is a letter or a digit, or a key of values:")
+      "unexpected character '.'; a value is a letter, a digit, or a key of the values: map")
   }
 
   @Test func aMarbleIsOneLine() {
@@ -237,8 +237,9 @@ import Testing
   // MARK: Subscription marbles
 
   @Test func aSubscriptionMarbleNeedsACaret() {
-    expect(subscriptionError("----"), column: 1, "a subscription marble needs a '^'")
-    expect(subscriptionError(""), column: 1, "a subscription marble needs a '^'")
+    let message = "a subscription marble needs a '^' (or a '!', subscribing at frame 0)"
+    expect(subscriptionError("----"), column: 1, message)
+    expect(subscriptionError(""), column: 1, message)
   }
 
   @Test func aSubscriptionMarbleHasOneCaretAndOneBang() {
@@ -252,8 +253,15 @@ import Testing
 
   @Test func aSubscriptionEndsAfterItStarts() {
     expect(
-      subscriptionError("-!-^"), column: 2,
-      "'!' comes before any '^'; a subscription ends after it starts")
+      subscriptionError("-!-^"), column: 4,
+      "'^' comes after the '!' at column 2; a subscription starts before it ends")
+  }
+
+  /// RxJS's `expectObservable(source, "-----!")` subscribes at frame 0 and disposes at frame 5.
+  @Test func aBangWithoutACaretSubscribesAtFrameZero() throws {
+    #expect(try Marble.parseSubscription("-----!") == Subscription(subscribed: 0, disposed: 5))
+    #expect(try Marble.parseSubscription("!") == Subscription(subscribed: 0, disposed: 0))
+    #expect(try Marble.parseSubscription("-- 5ms !") == Subscription(subscribed: 0, disposed: 7))
   }
 
   @Test func aSubscriptionMarbleHoldsNoEvents() {

@@ -58,12 +58,44 @@ import Testing
     #expect(hot.subscriptions == [Subscription(0, 10), Subscription(6, 9)])
   }
 
-  @Test func aHotEventRunsBeforeASubscriptionScheduledLaterAtTheSameTick() throws {
+  /// RxJS's order: at one tick the harness subscribes and disposes before a hot signal sends,
+  /// whichever was made first.
+  @Test func aRecorderSubscribedAtAHotEventsTickSeesIt() throws {
     let scheduler = TestScheduler()
     let hot = try scheduler.hot([.next(5, "a"), .next(6, "b")] as [Recorded<E>])
     let subscriber = scheduler.record(hot, subscribeAt: 5)
     scheduler.run()
-    #expect(subscriber.events == [.next(6, "b")])
+    #expect(subscriber.events == [.next(5, "a"), .next(6, "b")])
+  }
+
+  @Test func aRecorderDisposedAtAHotEventsTickDoesNotSeeIt() throws {
+    let scheduler = TestScheduler()
+    let recorderFirst = scheduler.record(
+      try scheduler.hot([.next(5, "a")] as [Recorded<E>]), subscribeAt: 0, disposeAt: 5)
+    let hot = try scheduler.hot([.next(5, "a")] as [Recorded<E>])
+    let hotFirst = scheduler.record(hot, subscribeAt: 0, disposeAt: 5)
+    scheduler.run()
+    #expect(recorderFirst.events == [])
+    #expect(hotFirst.events == [])
+  }
+
+  @Test func harnessActionsKeepTheirOwnOrderAndComeBeforeOtherWorkAtTheirTick() {
+    let scheduler = TestScheduler()
+    let order = Log<String>()
+    scheduler.schedule(at: 2) { order.append("action scheduled first") }
+    let subject = Subject<String, Never>()
+    _ = scheduler.record(
+      Signal<String, Never> { subscriber in
+        order.append("subscription 1")
+        return subject.subscribe(subscriber)
+      }, subscribeAt: 2)
+    _ = scheduler.record(
+      Signal<String, Never> { _ in
+        order.append("subscription 2")
+        return nil
+      }, subscribeAt: 2)
+    scheduler.run()
+    #expect(order.all == ["subscription 1", "subscription 2", "action scheduled first"])
   }
 
   @Test func aHotSignalGivesLateSubscribersItsTerminalEventAtOnce() throws {

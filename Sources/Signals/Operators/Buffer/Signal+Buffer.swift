@@ -31,6 +31,7 @@ extension SignalProtocol {
     -> Signal<[Value], Failure>
   {
     precondition(count > 0, "buffer(timeSpan:count:on:) needs a positive count (got \(count)).")
+    let scheduler = scheduler.keptByOperators
     return Signal { downstream in
       // Decisions are made and their events queued under one lock, and sent in that order: a timer
       // closing a window on one thread and a value or completion on another cannot overtake it.

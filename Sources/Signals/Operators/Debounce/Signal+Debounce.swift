@@ -33,7 +33,8 @@ extension SignalProtocol {
   public func debounce(_ interval: Duration, on scheduler: some Scheduler)
     -> Signal<Value, Failure>
   {
-    Signal { downstream in
+    let scheduler = scheduler.keptByOperators
+    return Signal { downstream in
       // Decisions are made and their events queued under one lock, and sent in that order: a timer
       // firing on one thread and a completion on another cannot send the completion before the
       // value the timer took.

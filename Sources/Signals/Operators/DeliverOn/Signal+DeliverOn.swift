@@ -17,7 +17,8 @@ extension SignalProtocol {
   /// - Parameter scheduler: Where the events are delivered.
   /// - Returns: The signal whose events arrive on `scheduler`.
   public func deliver(on scheduler: some Scheduler) -> Signal<Value, Failure> {
-    Signal { downstream in
+    let scheduler = scheduler.keptByOperators
+    return Signal { downstream in
       let state = Locked(DeliveryQueue<Value, Failure>())
       @Sendable func deliverOldest() {
         downstream.send(state.withLock { $0.takeOldest() })

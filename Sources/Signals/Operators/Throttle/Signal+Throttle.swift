@@ -38,7 +38,8 @@ extension SignalProtocol {
   public func throttle(_ interval: Duration, latest: Bool, on scheduler: some Scheduler)
     -> Signal<Value, Failure>
   {
-    Signal { downstream in
+    let scheduler = scheduler.keptByOperators
+    return Signal { downstream in
       // Decisions are made and their events queued under one lock, and sent in that order: a window
       // closing on one thread and a completion on another cannot send the completion before the
       // trailing value the window took.

@@ -1,0 +1,283 @@
+@_spi(Internals) package import Signals
+
+/// The engine of a ``TestScheduler``: its clock, its queue of actions and its failures.
+///
+/// Everything a scheduler hands out — test signals, recorders, action handles — holds the core,
+/// never the ``TestScheduler`` itself. So the strong references to a scheduler are the test's own
+/// (and those of code under test that keeps it), and a scheduler whose test forgot to `flush()` is
+/// released when the test ends and reports its unchecked expectations. Pending closures can form
+/// cycles through the core; the scheduler's `deinit` empties the queue, which ends them.
+///
+/// The rules it keeps are documented on ``TestScheduler``.
+package final class SchedulerCore: Scheduler {
+  /// The length of one tick (and one marble frame).
+  package let tick: Duration
+  /// How many actions one `run()` or `advance` call may run before it gives up.
+  package let stepLimit: Int
+  private let tickAttoseconds: Int128
+  /// The scheduler this core belongs to, while it exists.
+  private let owner = Locked(WeakOwner())
+
+  struct WeakOwner {
+    weak var scheduler: TestScheduler?
+  }
+
+  struct State {
+    var now = 0
+    /// Orders actions that are not the harness's, and gives every action its unique id.
+    var nextSequence = 0
+    /// Orders the harness's actions (subscriptions and disposals of recorders), all of which sort
+    /// before every other action at the same tick.
+    var nextHarnessSequence = Int.min
+    var queue = ActionHeap()
+    var isRunning = false
+    /// The action running now, whose follow-up work is one generation later.
+    var running: (generation: Int, chainStart: Int)?
+    var failures: [TestSchedulerFailure] = []
+    /// How many of `failures` an assertion library has already reported.
+    var reportedFailures = 0
+  }
+
+  let state = Locked(State())
+
+  init(tick: Duration, stepLimit: Int) {
+    self.tick = tick
+    self.stepLimit = stepLimit
+    tickAttoseconds = Self.attoseconds(tick)
+  }
+
+  /// The scheduler this core belongs to, or `nil` once it has been released.
+  package var scheduler: TestScheduler? {
+    owner.withLock { $0.scheduler }
+  }
+
+  func adopt(by scheduler: TestScheduler) {
+    owner.withLock { $0.scheduler = scheduler }
+  }
+
+  /// Empties the queue, releasing every pending closure (outside the lock).
+  func removeAll() {
+    let slots = state.withLock { $0.queue.removeAll() }
+    _ = slots
+  }
+
+  package var now: Int {
+    state.withLock { $0.now }
+  }
+
+  var isIdle: Bool {
+    state.withLock { $0.queue.isEmpty }
+  }
+
+  /// How many pending actions have not been cancelled. O(n) in the queue's length.
+  package var liveActionCount: Int {
+    state.withLock { state in state.queue.liveActionCount }
+  }
+
+  var pendingActionCount: Int {
+    state.withLock { $0.queue.count }
+  }
+
+  var failures: [TestSchedulerFailure] {
+    state.withLock { $0.failures }
+  }
+
+  package func takeUnreportedFailures() -> [TestSchedulerFailure] {
+    state.withLock { state in
+      defer { state.reportedFailures = state.failures.count }
+      return Array(state.failures[state.reportedFailures...])
+    }
+  }
+
+  /// `duration` in whole ticks, rounding up; zero or negative durations are 0 ticks.
+  package func ticks(_ duration: Duration) -> Int {
+    let attoseconds = Self.attoseconds(duration)
+    guard attoseconds > 0 else { return 0 }
+    let ticks = (attoseconds + tickAttoseconds - 1) / tickAttoseconds
+    return ticks > Int128(Int.max) ? Int.max : Int(ticks)
+  }
+
+  private static func attoseconds(_ duration: Duration) -> Int128 {
+    let (seconds, attoseconds) = duration.components
+    return Int128(seconds) * 1_000_000_000_000_000_000 + Int128(attoseconds)
+  }
+
+  // MARK: Scheduling
+
+  @discardableResult
+  package func schedule(at time: Int, _ action: @escaping @Sendable () -> Void) -> any Disposable {
+    enqueue(at: time, interval: nil, action)
+  }
+
+  /// Schedules one of the harness's actions — a recorder's subscription or disposal — at `time`:
+  /// at its tick it runs before every action that is not the harness's, whenever those were
+  /// scheduled (RxJS's order: its `TestScheduler` sets hot observables up at `flush()`, after every
+  /// `expectObservable` subscription).
+  @discardableResult
+  package func scheduleHarness(at time: Int, _ action: @escaping @Sendable () -> Void)
+    -> any Disposable
+  {
+    enqueue(at: time, interval: nil, isHarness: true, action)
+  }
+
+  @discardableResult
+  package func schedule(_ action: @escaping @Sendable () -> Void) -> any Disposable {
+    enqueue(at: nil, interval: nil, action)
+  }
+
+  @discardableResult
+  package func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void)
+    -> any Disposable
+  {
+    enqueue(at: nil, delay: ticks(delay), interval: nil, action)
+  }
+
+  @discardableResult
+  package func schedule(
+    after delay: Duration, interval: Duration, _ action: @escaping @Sendable () -> Void
+  ) -> any Disposable {
+    enqueue(at: nil, delay: ticks(delay), interval: max(1, ticks(interval)), action)
+  }
+
+  private func enqueue(
+    at time: Int?, delay: Int = 0, interval: Int?, isHarness: Bool = false,
+    _ body: @escaping @Sendable () -> Void
+  ) -> ScheduledActionHandle {
+    let (slot, id) = state.withLock { state -> (Int, Int) in
+      let due = max(state.now, time ?? state.now.clampedAdding(delay))
+      let id = state.nextSequence
+      state.nextSequence += 1
+      let sequence: Int
+      if isHarness {
+        sequence = state.nextHarnessSequence
+        state.nextHarnessSequence += 1
+      } else {
+        sequence = id
+      }
+      let slot = state.queue.store(
+        .init(
+          id: id, body: body, interval: interval, chainStart: state.running?.chainStart ?? due,
+          generation: state.running.map { $0.generation + 1 } ?? 0))
+      state.queue.push(time: due, sequence: sequence, slot: slot)
+      return (slot, id)
+    }
+    return ScheduledActionHandle(state: state, slot: slot, id: id)
+  }
+
+  // MARK: Running
+
+  func advance(by ticks: Int) -> RunResult {
+    let target = state.withLock { $0.now.clampedAdding(max(0, ticks)) }
+    return drain(through: target)
+  }
+
+  func advance(to time: Int) -> RunResult {
+    drain(through: time)
+  }
+
+  func run() -> RunResult {
+    drain(through: nil)
+  }
+
+  private func drain(through limit: Int?) -> RunResult {
+    let refusal = state.withLock { state -> TestSchedulerFailure? in
+      guard state.isRunning else {
+        state.isRunning = true
+        return nil
+      }
+      let failure = TestSchedulerFailure(
+        kind: .concurrentUse,
+        message: "TestScheduler was asked to run actions while it was already running them — from "
+          + "another thread, or from inside one of its own actions. Drive a test scheduler from one "
+          + "thread, outside its actions.")
+      state.failures.append(failure)
+      return failure
+    }
+    if let refusal { return RunResult(actionsRun: 0, now: now, failure: refusal) }
+
+    var actionsRun = 0
+    var isAtStepLimit = false
+    while true {
+      let next = state.withLock { state -> (key: ActionHeap.Key, body: @Sendable () -> Void)? in
+        while let time = state.queue.firstTime, limit.map({ time <= $0 }) ?? true,
+          let first = state.queue.popFirst()
+        {
+          // A cancelled action is dropped without moving the clock: it never happened.
+          guard !state.queue.slots[first.slot].isCancelled else {
+            state.queue.free(first.slot)
+            continue
+          }
+          state.now = max(state.now, first.time)
+          if actionsRun == stepLimit {
+            // Put the action back where it was, first in line: nothing is lost, a later call can
+            // go on.
+            state.queue.push(time: first.time, sequence: first.sequence, slot: first.slot)
+            isAtStepLimit = true
+            return nil
+          }
+          state.running = state.queue.lineage(of: first.slot)
+          var key = first
+          let body = state.queue.startRunning(slot: &key.slot)
+          return (key, body)
+        }
+        return nil
+      }
+      guard let (key, body) = next else { break }
+      body()
+      actionsRun += 1
+      if key.slot == ActionHeap.freedSlot { continue }
+      state.withLock { state in
+        if !state.queue.slots[key.slot].isCancelled,
+          let interval = state.queue.slots[key.slot].interval
+        {
+          // A repeat keeps its slot, so the handle its scheduler holds keeps stopping it.
+          let due = max(state.now, key.time.clampedAdding(interval))
+          state.queue.requeue(slot: key.slot, time: due, sequence: state.nextSequence)
+          state.nextSequence += 1
+        } else {
+          state.queue.free(key.slot)
+        }
+      }
+    }
+    if isAtStepLimit {
+      return RunResult(actionsRun: actionsRun, now: now, failure: stopAtStepLimit(actionsRun))
+    }
+    let now = state.withLock { state -> Int in
+      if let limit { state.now = max(state.now, limit) }
+      state.running = nil
+      state.isRunning = false
+      return state.now
+    }
+    return RunResult(actionsRun: actionsRun, now: now, failure: nil)
+  }
+
+  /// Ends a call that ran `stepLimit` actions with live work still due: records which action kept
+  /// rescheduling.
+  private func stopAtStepLimit(_ actionsRun: Int) -> TestSchedulerFailure {
+    state.withLock { state in
+      let queue = state.queue
+      let slots = queue.slots
+      let pending = queue.pendingKeys.filter { !slots[$0.slot].isCancelled }
+      let culprit = pending.max { slots[$0.slot].generation < slots[$1.slot].generation }
+      let failure = TestSchedulerFailure(
+        kind: .stepLimitExceeded,
+        message: "TestScheduler stopped after \(actionsRun) actions (its stepLimit) at tick "
+          + "\(state.now), with \(pending.count) still pending. The action that kept "
+          + "rescheduling: "
+          + (culprit.map { queue.slots[$0.slot].culpritDescription(dueAt: $0.time) } ?? "none")
+          + ".")
+      state.failures.append(failure)
+      state.running = nil
+      state.isRunning = false
+      return failure
+    }
+  }
+}
+
+extension Int {
+  /// `self + other`, or `Int.max` where that would overflow.
+  func clampedAdding(_ other: Int) -> Int {
+    let (sum, overflow) = addingReportingOverflow(other)
+    return overflow ? (other > 0 ? .max : .min) : sum
+  }
+}
