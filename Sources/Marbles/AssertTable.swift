@@ -45,8 +45,71 @@ public func assertTable<Output: SignalProtocol>(
   pipeline: (TableSources<String, TestError>) -> Output
 ) where Output.Value == String, Output.Failure == TestError {
   assertTable(
-    table, values: Marble.characterValues, error: TestError(), tick: tick, fileID: fileID,
-    filePath: filePath, line: line, column: column, pipeline: pipeline)
+    table, values: Marble.characterValues, orError: TestError(), tick: tick,
+    site: SourceSite(fileID: fileID, filePath: filePath, line: line, column: column),
+    pipeline: pipeline)
+}
+
+/// Asserts a scenario drawn as an expectation table whose sources fail with `Failure` — `Never`
+/// for sources that cannot fail — each value character standing for itself.
+///
+/// ```swift
+/// assertTable("""
+///   query  hot   -a-b-----c-|
+///   sub    gets  -----b-----c|
+///   """) { (sources: TableSources<String, Never>) in
+///   sources["query"].debounce(.milliseconds(4), on: sources.scheduler)
+/// }
+/// ```
+///
+/// A `#` in the table needs a failure to stand for: it is a mistake unless `Failure` is
+/// ``TestError`` (use ``assertTable(_:values:error:tick:fileID:filePath:line:column:pipeline:)``
+/// for any other).
+///
+/// - Parameters:
+///   - table: The table (see ``MarbleTable``).
+///   - tick: The length of one frame.
+///   - fileID: The caller's file ID (filled in for you).
+///   - filePath: The caller's file path (filled in for you).
+///   - line: The caller's line (filled in for you).
+///   - column: The caller's column (filled in for you).
+///   - pipeline: The operator under test, applied to the table's sources.
+public func assertTable<Failure: Error & Equatable, Output: SignalProtocol>(
+  _ table: String, tick: Duration = .milliseconds(1),
+  fileID: String = #fileID, filePath: StaticString = #filePath,
+  line: UInt = #line, column: UInt = #column,
+  pipeline: (TableSources<String, Failure>) -> Output
+) where Output.Value == String, Output.Failure == Failure {
+  assertTable(
+    table, values: Marble.characterValues, orError: Marble.defaultError(Failure.self), tick: tick,
+    site: SourceSite(fileID: fileID, filePath: filePath, line: line, column: column),
+    pipeline: pipeline)
+}
+
+/// Asserts a scenario drawn as an expectation table, with values of your own; a `#` is as in
+/// ``assertTable(_:tick:fileID:filePath:line:column:pipeline:)-(_,_,_,_,_,_,(TableSources<String,Failure>)->Output)``.
+///
+/// - Parameters:
+///   - table: The table (see ``MarbleTable``).
+///   - values: What the value characters stand for.
+///   - tick: The length of one frame.
+///   - fileID: The caller's file ID (filled in for you).
+///   - filePath: The caller's file path (filled in for you).
+///   - line: The caller's line (filled in for you).
+///   - column: The caller's column (filled in for you).
+///   - pipeline: The operator under test, applied to the table's sources.
+public func assertTable<
+  Value: Sendable & Equatable, Failure: Error & Equatable, Output: SignalProtocol
+>(
+  _ table: String, values: [Character: Value], tick: Duration = .milliseconds(1),
+  fileID: String = #fileID, filePath: StaticString = #filePath,
+  line: UInt = #line, column: UInt = #column,
+  pipeline: (TableSources<Value, Failure>) -> Output
+) where Output.Value == Value, Output.Failure == Failure {
+  assertTable(
+    table, values: values, orError: Marble.defaultError(Failure.self), tick: tick,
+    site: SourceSite(fileID: fileID, filePath: filePath, line: line, column: column),
+    pipeline: pipeline)
 }
 
 /// Asserts a scenario drawn as an expectation table, with values and an error of your own.
@@ -70,17 +133,24 @@ public func assertTable<
   line: UInt = #line, column: UInt = #column,
   pipeline: (TableSources<Value, Failure>) -> Output
 ) where Output.Value == Value, Output.Failure == Failure {
+  assertTable(
+    table, values: values, orError: error, tick: tick,
+    site: SourceSite(fileID: fileID, filePath: filePath, line: line, column: column),
+    pipeline: pipeline)
+}
+
+/// Runs a table and reports its failure, or why it cannot be read, at `site`.
+private func assertTable<
+  Value: Sendable & Equatable, Failure: Error & Equatable, Output: SignalProtocol
+>(
+  _ table: String, values: [Character: Value], orError error: Failure?, tick: Duration,
+  site: SourceSite, pipeline: (TableSources<Value, Failure>) -> Output
+) where Output.Value == Value, Output.Failure == Failure {
   do {
     let report = try MarbleTable.parse(table)
-      .run(values: values, error: error, tick: tick, pipeline: pipeline)
-    if !report.passed {
-      reportIssue(
-        "table failed\n\(report.text)", fileID: fileID, filePath: filePath, line: line,
-        column: column)
-    }
+      .run(values: values, orError: error, tick: tick, pipeline: pipeline)
+    if !report.passed { site.report("table failed\n\(report.text)") }
   } catch {
-    reportIssue(
-      "table cannot be read: \(error)", fileID: fileID, filePath: filePath, line: line,
-      column: column)
+    site.report("table cannot be read: \(error)")
   }
 }

@@ -36,8 +36,11 @@ struct SourceSite: Sendable {
   /// `file:line:column`, for messages printed outside a test.
   var description: String { "\(filePath):\(line):\(column)" }
 
+  /// Reports `message`, cut to a few kilobytes if it is longer (``MessageBounds/capped(_:)``).
   func report(_ message: String) {
-    reportIssue(message, fileID: fileID, filePath: filePath, line: line, column: column)
+    reportIssue(
+      MessageBounds.capped(message), fileID: fileID, filePath: filePath, line: line,
+      column: column)
   }
 
   /// Reports the failures of `core`'s scheduler (a step limit hit, a refused concurrent run) that

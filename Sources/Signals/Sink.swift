@@ -72,6 +72,14 @@ final class Sink<Value: Sendable, Failure: Error>: SubscriberProtocol, Disposabl
   func sendError(_ error: Failure) { send(.error(error)) }
   func sendCompleted() { send(.completed) }
 
+  /// This sink was handed on as the subscriber of another signal — a subscribe closure that
+  /// forwards, `inner.subscribe(subscriber)`, whether or not it returns the disposable — so that
+  /// subscription belongs to this one and ends with it, as it does with RAC's passthrough
+  /// subscriber. (After this subscription has ended, it is disposed at once.)
+  func didSubscribe(with subscription: any Disposable) {
+    resources.add(subscription)
+  }
+
   func send(_ event: Event<Value, Failure>) {
     var shouldDeliver = false
     let target = control.withLock { control -> AnyObject in

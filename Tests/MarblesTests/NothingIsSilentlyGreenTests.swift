@@ -192,4 +192,39 @@ import Testing
     scheduler.run()
     assertMarbles(recorder, "-a--b|")
   }
+
+  /// An endless timer stopped at the step limit, then a marble assertion over its thousands of
+  /// values: both messages stay short.
+  @Test func failuresOverAnEndlessTimerStayShort() {
+    let scheduler = TestScheduler(stepLimit: 5_000)
+    let recorder = scheduler.record(
+      Signal<Int, Never>.interval(.milliseconds(1), on: scheduler).map { "v\($0)" })
+    scheduler.run()
+    let sizes = Mutex<[Int]>([])
+    withKnownIssue {
+      assertMarbles(recorder, "-a|")
+    } matching: { issue in
+      sizes.withLock { $0.append(issue.comments.first?.rawValue.count ?? 0) }
+      return true
+    }
+    let measured = sizes.withLock { $0 }
+    #expect(measured.count == 2)
+    #expect(measured.allSatisfy { $0 < 2_000 })
+  }
+
+  @Test func aMessageOfAnyLengthIsCappedAtAFewKilobytes() {
+    let scheduler = TestScheduler()
+    let recorder = scheduler.record(
+      Signal<String, Never> { subscriber in
+        for index in 0..<1_000 { subscriber.sendNext(String(repeating: "x", count: index % 7 + 2)) }
+        return nil
+      })
+    scheduler.run()
+    let marble = "(" + String(repeating: "a", count: 30_000) + ")"
+    withKnownIssue {
+      assertMarbles(recorder, marble, values: ["a": "xx"])
+    } matching: { issue in
+      (issue.comments.first?.rawValue.count ?? .max) <= MessageBounds.messageLimit + 100
+    }
+  }
 }

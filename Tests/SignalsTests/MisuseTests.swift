@@ -18,14 +18,6 @@ struct MisuseTests {
     #expect(standardError(result).contains("replay capacity must not be negative (got -1)"))
   }
 
-  @Test("take(-1) traps with a clear message")
-  func negativeTake() async {
-    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      _ = Signal<Int, Never>.never.take(-1)
-    }
-    #expect(standardError(result).contains("take(_:) needs a count of zero or more (got -1)"))
-  }
-
   @Test("ImmediateScheduler cannot run a repeating action")
   func immediateRepeating() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

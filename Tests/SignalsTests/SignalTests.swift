@@ -248,4 +248,39 @@ struct SignalTests {
     subscription.dispose()
     #expect(probe.isDisposed())
   }
+
+  @Test(
+    "A subscribe closure that hands its subscriber to another signal ends that subscription with its own (RAC's passthrough subscriber)"
+  )
+  func forwardedSubscriptionIsDisposedWithTheOuterOne() {
+    let probe = Probe<Int, Never>()
+    let inner = probe.signal
+    let outer = Signal<Int, Never> { subscriber in
+      inner.subscribe(subscriber)  // the disposable is dropped, as in many hand-written signals
+      return nil
+    }
+    let recorder = Recorder<Int, Never>()
+    let subscription = outer.subscribe(recorder)
+    probe.sendNext(1)
+    #expect(!probe.isDisposed())
+    subscription.dispose()
+    #expect(probe.isDisposed())
+    probe.sendNext(2)
+    #expect(recorder.events == [.next(1)])
+  }
+
+  @Test("A subscriber handed on after its subscription ended disposes the new subscription at once")
+  func forwardingAfterTheEndDisposesAtOnce() {
+    let probe = Probe<Int, Never>()
+    let outer = Signal<Int, Never> { subscriber in
+      subscriber.sendCompleted()
+      probe.signal.subscribe(subscriber)
+      return nil
+    }
+    let recorder = Recorder<Int, Never>()
+    outer.subscribe(recorder)
+    #expect(probe.subscriptionCount == 1)
+    #expect(probe.isDisposed())
+    #expect(recorder.events == [.completed])
+  }
 }

@@ -33,14 +33,16 @@ where Value: Sendable {
   /// - Parameter unit: The word for one unit of time.
   /// - Returns: The sentence.
   public func summary(unit: String) -> String {
+    // Each event's text is bounded: a value may describe itself at any length.
+    func text(_ event: Event<Value, Failure>) -> String { MessageBounds.valueText("\(event)") }
     switch kind {
     case .different(let expected, let actual):
-      return "expected \(expected) at \(unit) \(tick), got \(actual)"
+      return "expected \(text(expected)) at \(unit) \(tick), got \(text(actual))"
     case .missing(let expected, let cameAt):
-      return "expected \(expected) at \(unit) \(tick), got nothing"
-        + (cameAt.map { "; \(expected) came at \(unit) \($0)" } ?? "; it never came")
+      return "expected \(text(expected)) at \(unit) \(tick), got nothing"
+        + (cameAt.map { "; \(text(expected)) came at \(unit) \($0)" } ?? "; it never came")
     case .unexpected(let actual, let expectedAt):
-      return "got unexpected \(actual) at \(unit) \(tick)"
+      return "got unexpected \(text(actual)) at \(unit) \(tick)"
         + (expectedAt.map { "; it was expected at \(unit) \($0)" } ?? "")
     }
   }
@@ -88,17 +90,19 @@ public struct SubscriptionListDiff: Sendable, Equatable {
     let index = firstDifference(expected, actual)
     let wanted: Subscription? = index < expected.count ? expected[index] : nil
     let got: Subscription? = index < actual.count ? actual[index] : nil
+    let counts =
+      "expected \(expected.count) subscription\(expected.count == 1 ? "" : "s"), "
+      + "got \(actual.count)"
     switch (wanted, got) {
     case (let wanted?, let got?):
-      summary = "subscription \(index + 1): expected \(wanted), got \(got)"
-    case (let wanted?, nil):
       summary =
-        "expected \(expected.count) subscription\(expected.count == 1 ? "" : "s"), "
-        + "got \(actual.count); missing \(wanted)"
-    case (nil, let got?):
-      summary =
-        "expected \(expected.count) subscription\(expected.count == 1 ? "" : "s"), "
-        + "got \(actual.count); unexpected \(got)"
+        "subscription \(index + 1): expected \(wanted), got \(got)"
+        + (expected.count == actual.count ? "" : " (\(counts))")
+    case (.some, nil):
+      // Every subscription from here on is missing; list them all, bounded.
+      summary = "\(counts); missing " + MessageBounds.list(expected[index...].map { "\($0)" })
+    case (nil, .some):
+      summary = "\(counts); unexpected " + MessageBounds.list(actual[index...].map { "\($0)" })
     case (nil, nil):
       summary = "the logs are equal"
     }

@@ -98,8 +98,9 @@ extension FailureMessage {
     let drawn = marbleRows(
       expectedMarble: expectedMarble, actual: symbols, diff: diff, values: selfNamed, tick: tick,
       indent: 0)
-    return (["marbles differ at frame \(diff.tick)"] + drawn.rows + legendLine(legend))
-      .joined(separator: "\n")
+    return
+      (["marbles differ at frame \(diff.tick)"] + drawn.rows
+      + legendLine(MessageBounds.legend(legend, visible: nil))).joined(separator: "\n")
   }
 
   /// Whether two events are of one kind: both values, or the same terminal event.

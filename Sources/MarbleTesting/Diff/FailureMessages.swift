@@ -18,10 +18,11 @@ public enum FailureMessage {
     expected: [Recorded<Event<Value, Failure>>], actual: [Recorded<Event<Value, Failure>>]
   ) -> String? {
     guard let diff = EventListDiff(expected: expected, actual: actual) else { return nil }
+    let index = firstDifference(expected, actual)
     return """
       recorded events differ at tick \(diff.tick)
-        expected  \(expected)
-        actual    \(actual)
+        expected  \(MessageBounds.events(expected, around: index))
+        actual    \(MessageBounds.events(actual, around: index))
         \(diff.summary)
       """
   }
@@ -34,10 +35,11 @@ public enum FailureMessage {
   /// - Returns: The message, or `nil`.
   public static func subscriptions(expected: [Subscription], actual: [Subscription]) -> String? {
     guard let diff = SubscriptionListDiff(expected: expected, actual: actual) else { return nil }
+    let index = firstDifference(expected, actual)
     return """
       subscriptions differ
-        expected  \(expected)
-        actual    \(actual)
+        expected  \(MessageBounds.events(expected, around: index))
+        actual    \(MessageBounds.events(actual, around: index))
         \(diff.summary)
       """
   }
@@ -70,8 +72,13 @@ extension FailureMessage {
     let drawn = marbleRows(
       expectedMarble: expectedMarble, actual: actual, diff: diff, values: values, tick: tick,
       indent: 0)
-    return (["marbles differ at frame \(diff.tick)"] + drawn.rows + legendLine(drawn.legend))
-      .joined(separator: "\n")
+    var lines = ["marbles differ at frame \(diff.tick)"] + drawn.rows + legendLine(drawn.legend)
+    if drawn.isClipped {
+      lines.append(
+        "  (the rows are cut to the frames around frame \(diff.tick); expected has "
+          + "\(expected.count) events, actual \(actual.count))")
+    }
+    return lines.joined(separator: "\n")
   }
 
   /// The rows of a marble failure — the expected marble over the actual events, both `indent`
@@ -80,22 +87,37 @@ extension FailureMessage {
   static func marbleRows<Value: Equatable & Sendable, Failure: Error & Equatable>(
     expectedMarble: String, actual: [Recorded<Event<Value, Failure>>],
     diff: EventListDiff<Value, Failure>, values: [Character: Value], tick: Duration, indent: Int
-  ) -> (rows: [String], legend: [String]) {
+  ) -> (rows: [String], legend: [String], isClipped: Bool) {
     let drawn = diagram(actual, values: values, tick: tick)
     let pad = String(repeating: " ", count: indent)
-    let column = MarbleColumns.column(ofFrame: diff.tick, in: expectedMarble)
+    var expectedRow = expectedMarble
+    var actualRow = drawn.marbles
+    var column = MarbleColumns.column(ofFrame: diff.tick, in: expectedMarble)
+    // Long rows are cut to the frames around the difference, lined up under each other.
+    let clipped = MessageBounds.clip(
+      [expectedMarble, drawn.marbles],
+      focus: [column, MarbleColumns.column(ofFrame: diff.tick, in: drawn.marbles)])
+    if let clipped {
+      (expectedRow, actualRow, column) = (clipped.rows[0], clipped.rows[1], clipped.column)
+    }
     let rows = [
-      "  expected  " + pad + expectedMarble,
-      "  actual    " + pad + drawn.marbles,
+      "  expected  " + pad + expectedRow,
+      "  actual    " + pad + actualRow,
       String(repeating: " ", count: 12 + indent + column) + "^ " + diff.summary(unit: "frame"),
     ]
-    // A legend for the characters that do not stand for themselves.
+    // A legend for the characters that do not stand for themselves: the keys the expected row
+    // uses, and the letters the actual row was drawn with (only those shown, when cut).
     var legend: [String] = []
-    for character in values.keys.sorted() where expectedMarble.contains(character) {
+    let expectedCharacters = Set(expectedRow)
+    for character in values.keys.sorted() where expectedCharacters.contains(character) {
       let value = values[character]!
-      if "\(value)" != String(character) { legend.append("\(character) = \(value)") }
+      if "\(value)" != String(character) {
+        legend.append("\(character) = \(MessageBounds.valueText("\(value)"))")
+      }
     }
-    return (rows, legend + drawn.legend)
+    legend +=
+      clipped == nil ? drawn.legend : MessageBounds.entries(drawn.legend, namedIn: actualRow)
+    return (rows, MessageBounds.legend(legend, visible: nil), clipped != nil)
   }
 
   /// Recorded events drawn with the characters of `values` wherever a value matches one; any other
@@ -135,9 +157,14 @@ extension FailureMessage {
     guard let diff = SubscriptionListDiff(expected: expected, actual: actual) else { return nil }
     func rows(_ title: String, _ marbles: [String]) -> [String] {
       guard !marbles.isEmpty else { return ["  \(title)(none)"] }
-      return marbles.enumerated().map { index, marble in
-        "  " + (index == 0 ? title : String(repeating: " ", count: title.count)) + marble
+      let pad = String(repeating: " ", count: title.count)
+      var rows = marbles.prefix(MessageBounds.listLimit).enumerated().map { index, marble in
+        "  " + (index == 0 ? title : pad) + MessageBounds.valueText(marble)
       }
+      if marbles.count > MessageBounds.listLimit {
+        rows.append("  " + pad + "… and \(marbles.count - MessageBounds.listLimit) more")
+      }
+      return rows
     }
     let drawn = actual.map {
       MarblePrinter.subscriptionDiagram(

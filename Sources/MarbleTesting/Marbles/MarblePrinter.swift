@@ -90,6 +90,7 @@ enum MarblePrinter {
     // Named values by description, so finding a value's letter is not a linear search.
     var named: [String: [(letter: Character, value: Value)]] = [:]
     var error: Failure?
+    var unnamed = 0
     // Events of one tick share an item.
     var items: [Item] = []
     for index in events.indices {
@@ -104,12 +105,15 @@ enum MarblePrinter {
           let key = String(describing: value)
           if let known = named[key]?.first(where: { isSame?($0.value, value) ?? true }) {
             symbol = known.letter
-          } else {
-            let letter = letters.next()
+          } else if let letter = letters.next() {
             values[letter] = value
             named[key, default: []].append((letter, value))
             legend.append("\(letter) = \(legendText(value))")
             symbol = letter
+          } else {
+            // More distinct values than letters: the rest cannot be drawn as themselves.
+            unnamed += 1
+            symbol = Self.unnamedValue
           }
         }
       case .error(let failure):
@@ -140,6 +144,12 @@ enum MarblePrinter {
       }
     }
 
+    if unnamed > 0 {
+      notes.append(
+        "\(unnamed) value\(unnamed == 1 ? "" : "s") had no letter left (the diagram names "
+          + "\(LetterPool.capacity(skipping: selfPrinting.union(reserved))) distinct values) and "
+          + "\(unnamed == 1 ? "is" : "are") drawn as '\(Self.unnamedValue)', which does not parse")
+    }
     let layout = self.layout(items, start: start, tick: tick, longestDashRun: longestDashRun)
     for (item, frame) in layout.misplaced {
       let event = items[item].firstEvent.map { "\(events[$0])" } ?? "the '^' at tick 0"
@@ -152,6 +162,10 @@ enum MarblePrinter {
       isExact: notes.isEmpty, notes: notes, tick: MarbleTime.duration(attoseconds: tick))
     return (diagram, layout.characterCount)
   }
+
+  /// What a value prints as when no letter is left for it: not a value character, so the marble
+  /// does not parse, and the diagram says so.
+  static let unnamedValue: Character = "?"
 
   /// The character a value prints as on its own: a one-character `String` or a `Character` that
   /// is a letter or digit.
@@ -178,8 +192,8 @@ enum MarblePrinter {
   }
 
   private static func legendText<Value>(_ value: Value) -> String {
-    if let string = value as? String { return String(reflecting: string) }
-    return String(describing: value)
+    if let string = value as? String { return MessageBounds.valueText(String(reflecting: string)) }
+    return MessageBounds.valueText(String(describing: value))
   }
 
   // MARK: Subscriptions
@@ -350,10 +364,18 @@ private struct LetterPool {
     self.skipping = skipping
   }
 
-  mutating func next() -> Character {
+  /// How many letters a pool skipping `skipping` hands out.
+  static func capacity(skipping: Set<Character>) -> Int {
+    var pool = LetterPool(skipping: skipping)
+    var count = 0
+    while pool.next() != nil { count += 1 }
+    return count
+  }
+
+  /// The next letter, or `nil` when every one has been handed out.
+  mutating func next() -> Character? {
     while true {
-      precondition(
-        range < Self.ranges.count, "A marble diagram has no letter left for another value.")
+      guard range < Self.ranges.count else { return nil }
       if cursor > Self.ranges[range].upperBound {
         range += 1
         if range < Self.ranges.count { cursor = Self.ranges[range].lowerBound }

@@ -70,6 +70,48 @@ extension TestScheduler {
     try cold(marbles, error: TestError())
   }
 
+  /// A cold test signal drawn as a marble, whose failure type comes from the annotation:
+  ///
+  /// ```swift
+  /// let taps: TestSignal<Int, Never> = try scheduler.cold("-1-2|", values: ["1": 1, "2": 2])
+  /// ```
+  ///
+  /// A `#` needs an error to stand for: for `Never` it is a mistake (the signal cannot fail), and
+  /// for any failure type but ``TestError`` it needs the `error:` argument. (Where the failure
+  /// type could be ``TestError``, the `TestError` overload is chosen.)
+  ///
+  /// - Parameters:
+  ///   - marbles: One line of marbles, without `^`.
+  ///   - values: The value of each value character.
+  /// - Returns: The signal.
+  /// - Throws: ``MarbleSyntaxError`` on bad marbles, including a `^` and a `#` with no error.
+  @_disfavoredOverload
+  public func cold<Value: Sendable, Failure: Error>(
+    _ marbles: String, values: [Character: Value]
+  ) throws(MarbleSyntaxError) -> TestSignal<Value, Failure> {
+    let events = try Marble.parse(
+      marbles, values: values, error: Marble.defaultError(Failure.self), tick: tick,
+      allowsSubscriptionPoint: false, position: .start)
+    return TestSignal(kind: .cold, events: events, scheduler: self)
+  }
+
+  /// A cold test signal of `String`s drawn as a marble, each value character standing for itself,
+  /// whose failure type comes from the annotation (`TestSignal<String, Never>`); a `#` is as in
+  /// ``cold(_:values:)-(_,[Character:Value])``.
+  ///
+  /// - Parameter marbles: One line of marbles, without `^`.
+  /// - Returns: The signal.
+  /// - Throws: ``MarbleSyntaxError`` on bad marbles, including a `^` and a `#` with no error.
+  @_disfavoredOverload
+  public func cold<Failure: Error>(_ marbles: String) throws(MarbleSyntaxError)
+    -> TestSignal<String, Failure>
+  {
+    let events = try Marble.parse(
+      marbles, error: Marble.defaultError(Failure.self), tick: tick,
+      allowsSubscriptionPoint: false, position: .start)
+    return TestSignal(kind: .cold, events: events, scheduler: self)
+  }
+
   // MARK: Hot
 
   /// A hot test signal drawn as a marble: its events happen at fixed ticks, to whoever is
@@ -138,6 +180,48 @@ extension TestScheduler {
   /// - Throws: ``MarbleSyntaxError`` on bad marbles.
   public func hot(_ marbles: String) throws(MarbleSyntaxError) -> TestSignal<String, TestError> {
     try hot(marbles, error: TestError())
+  }
+
+  /// A hot test signal drawn as a marble, whose failure type comes from the annotation:
+  ///
+  /// ```swift
+  /// let clicks: TestSignal<Int, Never> = try scheduler.hot("-1-2|", values: ["1": 1, "2": 2])
+  /// ```
+  ///
+  /// A `#` needs an error to stand for: for `Never` it is a mistake (the signal cannot fail), and
+  /// for any failure type but ``TestError`` it needs the `error:` argument. (Where the failure
+  /// type could be ``TestError``, the `TestError` overload is chosen.)
+  ///
+  /// - Parameters:
+  ///   - marbles: One line of marbles, with at most one `^` (the current tick).
+  ///   - values: The value of each value character.
+  /// - Returns: The signal.
+  /// - Throws: ``MarbleSyntaxError`` on bad marbles, including a `#` with no error.
+  @_disfavoredOverload
+  public func hot<Value: Sendable, Failure: Error>(
+    _ marbles: String, values: [Character: Value]
+  ) throws(MarbleSyntaxError) -> TestSignal<Value, Failure> {
+    let events = try Marble.parse(
+      marbles, values: values, error: Marble.defaultError(Failure.self), tick: tick,
+      allowsSubscriptionPoint: true, position: .start)
+    return hot(parsed: events)
+  }
+
+  /// A hot test signal of `String`s drawn as a marble, each value character standing for itself,
+  /// whose failure type comes from the annotation (`TestSignal<String, Never>`); a `#` is as in
+  /// ``hot(_:values:)-(_,[Character:Value])``.
+  ///
+  /// - Parameter marbles: One line of marbles, with at most one `^` (the current tick).
+  /// - Returns: The signal.
+  /// - Throws: ``MarbleSyntaxError`` on bad marbles, including a `#` with no error.
+  @_disfavoredOverload
+  public func hot<Failure: Error>(_ marbles: String) throws(MarbleSyntaxError)
+    -> TestSignal<String, Failure>
+  {
+    let events = try Marble.parse(
+      marbles, error: Marble.defaultError(Failure.self), tick: tick,
+      allowsSubscriptionPoint: true, position: .start)
+    return hot(parsed: events)
   }
 
   /// Makes a hot signal from parsed events, whose times count from the current tick.

@@ -65,11 +65,41 @@ extension MarbleTable {
     pipeline: (TableSources<Value, Failure>) -> Output
   ) throws(MarbleSyntaxError) -> TableReport
   where Output.Value == Value, Output.Failure == Failure {
+    try run(values: values, orError: error, tick: tick, pipeline: pipeline)
+  }
+
+  /// Runs the table, whose `#` is a `TestError()` when `Failure` is ``TestError``; for any other
+  /// failure type a `#` is a mistake (for `Never`, the sources cannot fail at all).
+  ///
+  /// - Parameters:
+  ///   - values: What the value characters stand for.
+  ///   - tick: The length of one frame.
+  ///   - pipeline: The operator under test, applied to the table's sources.
+  /// - Returns: The report.
+  /// - Throws: ``MarbleSyntaxError`` at the row and column of a marble that cannot be read.
+  public func run<Value: Sendable & Equatable, Failure: Error & Equatable, Output: SignalProtocol>(
+    values: [Character: Value], tick: Duration = .milliseconds(1),
+    pipeline: (TableSources<Value, Failure>) -> Output
+  ) throws(MarbleSyntaxError) -> TableReport
+  where Output.Value == Value, Output.Failure == Failure {
+    try run(
+      values: values, orError: Marble.defaultError(Failure.self), tick: tick, pipeline: pipeline)
+  }
+
+  /// Runs the table; a `nil` `error` makes a `#` in it a mistake.
+  package func run<
+    Value: Sendable & Equatable, Failure: Error & Equatable, Output: SignalProtocol
+  >(
+    values: [Character: Value], orError error: Failure?, tick: Duration,
+    pipeline: (TableSources<Value, Failure>) -> Output
+  ) throws(MarbleSyntaxError) -> TableReport
+  where Output.Value == Value, Output.Failure == Failure {
     let scheduler = TestScheduler(tick: tick)
     func events(_ row: Row) throws(MarbleSyntaxError) -> [Recorded<Event<Value, Failure>>] {
       do {
         return try Marble.parse(
-          row.marble, values: values, error: error, tick: tick, allowsSubscriptionPoint: false)
+          row.marble, values: values, error: error, tick: tick, allowsSubscriptionPoint: false,
+          position: .start)
       } catch {
         throw row.relocated(error)
       }
@@ -131,8 +161,18 @@ extension MarbleTable {
         let expected = try events(row)
         let actual = subscribers[row.label]!.events
         guard let diff = EventListDiff(expected: expected, actual: actual) else { continue }
-        let drawn = Self.drawn(actual, values: values, tick: tick)
-        output.append(row.wasLine(drawn, axis: timeAxisColumn))
+        // A long actual row is cut a window's width after the difference.
+        let diagram = FailureMessage.diagram(actual, values: values, tick: tick)
+        let end =
+          MarbleColumns.column(ofFrame: diff.tick, in: diagram.marbles)
+          + MessageBounds.reach
+        let marbles =
+          diagram.marbles.count > end + 1
+          ? diagram.marbles.prefix(end) + "…" : Substring(diagram.marbles)
+        output.append(
+          row.wasLine(
+            marbles + Self.legendSuffix(MessageBounds.legend(diagram.legend, visible: nil)),
+            axis: timeAxisColumn))
         output.append(row.caretLine(atFrame: diff.tick, axis: timeAxisColumn))
         mismatches.append(legend.sentence(row.label, diff))
       case .subs:
@@ -144,10 +184,16 @@ extension MarbleTable {
         }
         let actual = source.subscriptions
         guard let diff = SubscriptionListDiff(expected: expected, actual: actual) else { continue }
-        for subscription in actual {
+        for subscription in actual.prefix(MessageBounds.listLimit) {
           let drawn = MarblePrinter.subscriptionDiagram(
             subscription, tick: MarbleTime.tickAttoseconds(tick), longestDashRun: .max)
           output.append(row.wasLine(drawn, axis: timeAxisColumn))
+        }
+        if actual.count > MessageBounds.listLimit {
+          output.append(
+            row.wasLine(
+              "… and \(actual.count - MessageBounds.listLimit) more subscriptions",
+              axis: timeAxisColumn))
         }
         if actual.isEmpty { output.append(row.wasLine("(never subscribed)", axis: timeAxisColumn)) }
         output.append(
@@ -233,15 +279,6 @@ extension MarbleTable {
       }
     }
     return lines.joined(separator: "\n")
-  }
-
-  /// Recorded events drawn with the keys of `values` wherever a value matches one (a value `ab`
-  /// listed as `x = ab` draws as `x`), and any other value under a letter named after the marble.
-  static func drawn<Value: Equatable & Sendable, Failure: Error & Equatable>(
-    _ events: [Recorded<Event<Value, Failure>>], values: [Character: Value], tick: Duration
-  ) -> String {
-    let diagram = FailureMessage.diagram(events, values: values, tick: tick)
-    return diagram.marbles + legendSuffix(diagram.legend)
   }
 
   /// `  where b = "a1"` after a drawn row whose letters stand for values no key of `values:`

@@ -6,9 +6,11 @@ extension SignalProtocol {
   ///     source:          -a-#
   ///     delay(2 frames): -#          (the error at once; a, still pending, is dropped)
   ///
-  /// This is RAC 2.5's `delay:`. RxJS's `delay` also delays values and completion but, like
-  /// here, not errors. Disposing the subscription cancels every delivery still pending, and so does
-  /// an error. The operator never reads a clock: pass a `TestScheduler` to drive it in virtual time.
+  /// This is RAC 2.5's `delay:`. **Differs from RxJS:** RxJS 7's `delay` does not delay the
+  /// completion; it completes when the source has completed and every delayed value has been sent
+  /// (`---a--b--|` delayed by 2 is `-----a--b|` there, `-----a--b--|` here). Neither delays an
+  /// error. Disposing the subscription cancels every delivery still pending, and so does an error.
+  /// The operator never reads a clock: pass a `TestScheduler` to drive it in virtual time.
   ///
   /// - Parameters:
   ///   - interval: How long to delay each value and the completion.

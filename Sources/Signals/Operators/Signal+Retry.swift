@@ -1,4 +1,23 @@
 extension SignalProtocol {
+  /// On error, subscribes to this signal again, for ever: only completion (or disposal) ends it —
+  /// RAC 2.5's `retry` and RxJS's `retry()`.
+  ///
+  ///     source:   -a#
+  ///     retry():  -a-a-a-a-a-…
+  ///
+  /// Each resubscription happens at the tick of the error it replaces. A signal that fails
+  /// synchronously inside `subscribe` every time never lets `subscribe` return: give such a signal
+  /// a count (``retry(_:)``), or make it fail later.
+  ///
+  /// - Returns: The retrying signal.
+  public func retry() -> Signal<Value, Failure> {
+    Signal { downstream in
+      let attempt = RetryAttempt(source: asSignal(), downstream: downstream, retries: nil)
+      attempt.start()
+      return attempt.subscription
+    }
+  }
+
   /// On error, subscribes to this signal again, at most `count` times; the next error fails.
   ///
   ///     source:   -a#
@@ -32,7 +51,8 @@ extension SignalProtocol {
 /// One subscription to a retried signal: the current attempt's subscription and the retries left.
 final class RetryAttempt<Value: Sendable, Failure: Error>: Sendable {
   private struct State {
-    var retriesLeft: Int
+    /// `nil`: for ever.
+    var retriesLeft: Int?
     /// Whether `start` is running its loop: an error then asks the loop to resubscribe.
     var isSubscribing = false
     var needsResubscription = false
@@ -50,7 +70,8 @@ final class RetryAttempt<Value: Sendable, Failure: Error>: Sendable {
   private let state: Locked<State>
 
   init(
-    source: Signal<Value, Failure>, downstream: any SubscriberProtocol<Value, Failure>, retries: Int
+    source: Signal<Value, Failure>, downstream: any SubscriberProtocol<Value, Failure>,
+    retries: Int?
   ) {
     self.source = source
     self.downstream = downstream
@@ -80,8 +101,10 @@ final class RetryAttempt<Value: Sendable, Failure: Error>: Sendable {
 
   private func failed(_ failure: Failure) {
     let decision = state.withLock { state -> Decision in
-      guard state.retriesLeft > 0 else { return .fail }
-      state.retriesLeft -= 1
+      if let retriesLeft = state.retriesLeft {
+        guard retriesLeft > 0 else { return .fail }
+        state.retriesLeft = retriesLeft - 1
+      }
       guard !state.isSubscribing else {
         state.needsResubscription = true
         return .resubscribeInLoop

@@ -4,11 +4,10 @@ extension SignalProtocol {
   ///     source:   -a-b-c-d-|
   ///     take(2):  -a-(b|)
   ///
-  /// - Parameter count: How many values to take; `0` completes at subscription.
+  /// - Parameter count: How many values to take; `0` or less completes at subscription (as RxJS's
+  ///   `take` does with a negative count).
   /// - Returns: The truncated signal.
-  /// - Precondition: `count >= 0`.
   public func take(_ count: Int) -> Signal<Value, Failure> {
-    precondition(count >= 0, "take(_:) needs a count of zero or more (got \(count)).")
     guard count > 0 else { return .empty }
     return forwardingValues { downstream in
       let taken = Locked(0)

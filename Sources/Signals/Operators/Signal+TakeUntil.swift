@@ -15,9 +15,9 @@ extension SignalProtocol {
   ///
   /// These are RAC 2.5's `takeUntil:` rules: the trigger's first value *or its completion* ends the
   /// result, and the trigger's error is ignored — the trigger just stops watching and this signal
-  /// runs on to its own end. That is why the trigger may have any value and failure type. RxSwift's
-  /// `take(until:)` and RxJS's `takeUntil` differ on both counts: there, a trigger that completes
-  /// without a value changes nothing, and the trigger's error fails the result.
+  /// runs on to its own end. That is why the trigger may have any value and failure type.
+  /// **Differs from RxJS:** in RxJS's `takeUntil` (and RxSwift's `take(until:)`) a trigger that
+  /// completes without a value changes nothing, and the trigger's error fails the result.
   ///
   /// The trigger is subscribed first; if it fires at once (inside `subscribe`), the result completes
   /// without ever subscribing to this signal. When the result ends — by the trigger, by this

@@ -69,6 +69,33 @@ import Testing
     assertMarbles(subscriber, "-a#")
     assertSubscriptions(source, "^-!")
   }
+
+  @Test func retryWithNoCountResubscribesForEver() throws {
+    let scheduler = TestScheduler()
+    let source = try scheduler.cold("-a#")
+    let recorder = scheduler.record(source.retry(), disposeAt: 9)
+    scheduler.run()
+    assertMarbles(recorder, "-a-a-a-a-")
+    assertSubscriptions(source, "^-!", "--^-!", "----^-!", "------^-!", "--------^!")
+  }
+
+  @Test func retryWithNoCountEndsWithTheFirstCompletion() throws {
+    let scheduler = TestScheduler()
+    let attempts = Counter()
+    let source = Signal<String, TestError> { subscriber in
+      if attempts.next() < 2 {
+        subscriber.sendError(TestError())
+      } else {
+        subscriber.sendNext("ok")
+        subscriber.sendCompleted()
+      }
+      return nil
+    }
+    let recorder = scheduler.record(source.retry())
+    scheduler.run()
+    assertMarbles(recorder, "(o|)", values: ["o": "ok"])
+    #expect(attempts.next() == 3)
+  }
 }
 
 /// A thread-safe counter for deferred signals that change from one subscription to the next.

@@ -16,10 +16,11 @@ import Testing
     return (subscriber, sourceSignal, triggerSignal, scheduler)
   }
 
-  @Test func sendsTheLatestValueWhenTheTriggerSendsIfItIsNew() throws {
+  /// RAC 2.5's `sample:` sends the latest value on every trigger value, again if nothing new came.
+  @Test func sendsTheLatestValueEachTimeTheTriggerSends() throws {
     let (subscriber, source, trigger, scheduler) = try run("-a-b----c--d|", "---x--x---x---|")
     scheduler.run()
-    assertMarbles(subscriber, "---b------c-|")
+    assertMarbles(subscriber, "---b--b---c-|")
     assertSubscriptions(source, "^-----------!")
     assertSubscriptions(trigger, "^-----------!")
   }
@@ -68,5 +69,11 @@ import Testing
     let subscriber = scheduler.record(source.sample(trigger))
     scheduler.run()
     assertMarbles(subscriber, "----a---|")
+  }
+
+  @Test func aTriggerBeforeTheFirstValueSendsNothing() throws {
+    let (subscriber, _, _, scheduler) = try run("---a-----|", "-x---x-x|")
+    scheduler.run()
+    assertMarbles(subscriber, "-----a-a|")
   }
 }

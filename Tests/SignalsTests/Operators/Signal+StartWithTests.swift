@@ -20,4 +20,18 @@ struct SignalStartWithTests {
     Signal<String, TestFailure>.error(TestFailure()).startWith("x").subscribe(recorder)
     #expect(recorder.events == [.next("x"), .error(TestFailure())])
   }
+
+  @Test("startWith with several values sends them in order, then the source's events")
+  func prependsSeveral() {
+    let recorder = Recorder<String, Never>()
+    Signal<String, Never>.just("a").startWith("x", "y", "z").subscribe(recorder)
+    #expect(recorder.events == [.next("x"), .next("y"), .next("z"), .next("a"), .completed])
+  }
+
+  @Test("startWith with no values is the source")
+  func prependsNothing() {
+    let recorder = Recorder<String, Never>()
+    Signal<String, Never>.just("a").startWith().subscribe(recorder)
+    #expect(recorder.events == [.next("a"), .completed])
+  }
 }

@@ -54,4 +54,13 @@ struct SignalTakeTests {
     #expect(first.events == [.next(1), .completed])
     #expect(second.events == [.next(2), .completed])
   }
+
+  @Test("take with a negative count acts as take(0), as RxJS's take does")
+  func takeNegative() {
+    let probe = Probe<Int, Never>()
+    let recorder = Recorder<Int, Never>()
+    probe.signal.take(-1).subscribe(recorder)
+    #expect(recorder.events == [.completed])
+    #expect(probe.subscriptionCount == 0)
+  }
 }

@@ -11,10 +11,10 @@ extension SignalProtocol {
   /// once and drops them. Windows never send empty arrays: with no value there is no window and no
   /// timer. Disposing the subscription, or its termination, cancels the window's timer.
   ///
-  /// **Differences.** RAC 2.5's `bufferWithTime:onScheduler:` also opened a window with its first
-  /// value, but had no count. RxSwift's `buffer(timeSpan:count:scheduler:)` and RxJS's
-  /// `bufferTime(timeSpan, null, maxBufferSize)` run their windows back to back from subscription,
-  /// so they send an empty array for every window without values.
+  /// RAC 2.5's `bufferWithTime:onScheduler:` also opened a window with its first value, but had no
+  /// count. **Differs from RxJS:** RxJS's `bufferTime(timeSpan, null, maxBufferSize)` (and RxSwift's
+  /// `buffer(timeSpan:count:scheduler:)`) runs its windows back to back from subscription, so it
+  /// sends an empty array for every window without values.
   ///
   /// **At the window's edge.** A window opened at tick `t` closes when its timer fires at tick
   /// `t + timeSpan`; the operator reads no clock, so a value at that very tick joins the window if it

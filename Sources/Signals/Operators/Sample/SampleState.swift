@@ -1,24 +1,23 @@
-/// The pure state of one `sample(_:)` subscription: the source's latest value, if the trigger has
-/// not sampled it yet.
+/// The pure state of one `sample(_:)` subscription: the source's latest value.
 ///
 /// The storage owns the lock; this type only decides.
 struct SampleState<Value: Sendable>: Sendable {
-  private var unsampled: Value?
+  private var latest: Value?
   private var isTerminated = false
 
-  /// The source sent a value: it replaces any unsampled one.
+  /// The source sent a value: it becomes the latest.
   mutating func sourceSent(_ value: Value) {
     guard !isTerminated else { return }
-    unsampled = value
+    latest = value
   }
 
-  /// The trigger sent: the latest value, if there is one the trigger has not sampled yet.
+  /// The trigger sent: the latest value, if the source has sent one — again and again, as RAC
+  /// 2.5's `sample:` does, whether or not a trigger sampled it before.
   ///
   /// - Returns: The value to send, or `nil`.
-  mutating func triggered() -> Value? {
+  func triggered() -> Value? {
     guard !isTerminated else { return nil }
-    defer { unsampled = nil }
-    return unsampled
+    return latest
   }
 
   /// The source or the trigger terminated.
@@ -27,7 +26,7 @@ struct SampleState<Value: Sendable>: Sendable {
   mutating func terminated() -> Bool {
     guard !isTerminated else { return false }
     isTerminated = true
-    unsampled = nil
+    latest = nil
     return true
   }
 }

@@ -1,19 +1,18 @@
 extension SignalProtocol {
-  /// Sends this signal's latest value each time `trigger` sends, if there is a new one since the
-  /// last sample.
+  /// Sends this signal's latest value each time `trigger` sends — RAC 2.5's `sample:`.
   ///
   ///     source:      -a-b----c--d|
   ///     trigger:     ---x--x---x---|
-  ///     sample(tr):  ---b------c-|
+  ///     sample(tr):  ---b--b---c-|
   ///
-  /// A trigger value with nothing new to sample sends nothing. Completes when either the source or
-  /// the trigger completes (a value not yet sampled is dropped); an error from either fails at once.
-  /// Either terminating, or disposing the subscription, disposes both subscriptions.
+  /// A trigger value sends the latest value even if an earlier trigger value sent it already; one
+  /// that comes before the source's first value sends nothing. Completes when either the source or
+  /// the trigger completes; an error from either fails at once. Either terminating, or disposing the
+  /// subscription, disposes both subscriptions.
   ///
-  /// **Differences.** RAC 2.5's `sample:` sent the latest value on every trigger value, repeating
-  /// it when nothing new had arrived; this sends each value at most once, as RxJS's `sample` and
-  /// RxSwift's `sample(_:)` do. RxJS's `sample` ignores the trigger's completion and runs until the
-  /// source completes; here, as in RAC, nothing more could be sent, so it completes.
+  /// **Differs from RxJS:** RxJS's `sample` (and RxSwift's) sends each value at most once, so a
+  /// trigger with nothing new sends nothing, and it ignores the trigger's completion, running until
+  /// the source completes.
   ///
   /// **In the same tick.** The operator reads no clock: a source value and a trigger value at the
   /// same tick are taken in the order they arrive. On a `TestScheduler` that is the order their
