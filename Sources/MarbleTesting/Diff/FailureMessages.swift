@@ -90,6 +90,8 @@ extension FailureMessage {
   ) -> (rows: [String], legend: [String], isClipped: Bool) {
     let drawn = diagram(actual, values: values, tick: tick)
     let pad = String(repeating: " ", count: indent)
+    // Spaces around a marble only align it in the source; both rows start at frame 0 here.
+    let expectedMarble = expectedMarble.trimmingMarbleAlignment
     var expectedRow = expectedMarble
     var actualRow = drawn.marbles
     var column = MarbleColumns.column(ofFrame: diff.tick, in: expectedMarble)
@@ -159,7 +161,7 @@ extension FailureMessage {
       guard !marbles.isEmpty else { return ["  \(title)(none)"] }
       let pad = String(repeating: " ", count: title.count)
       var rows = marbles.prefix(MessageBounds.listLimit).enumerated().map { index, marble in
-        "  " + (index == 0 ? title : pad) + MessageBounds.valueText(marble)
+        "  " + (index == 0 ? title : pad) + MessageBounds.valueText(marble.trimmingMarbleAlignment)
       }
       if marbles.count > MessageBounds.listLimit {
         rows.append("  " + pad + "… and \(marbles.count - MessageBounds.listLimit) more")
@@ -173,5 +175,15 @@ extension FailureMessage {
     return
       (["subscriptions differ"] + rows("expected  ", expectedMarbles)
       + rows("actual    ", drawn) + ["  " + diff.summary]).joined(separator: "\n")
+  }
+}
+
+extension String {
+  /// The marble without the spaces before and after it, which only align it in the source.
+  var trimmingMarbleAlignment: String {
+    var characters = Substring(self)
+    while characters.first?.isMarbleWhitespace == true { characters.removeFirst() }
+    while characters.last?.isMarbleWhitespace == true { characters.removeLast() }
+    return String(characters)
   }
 }

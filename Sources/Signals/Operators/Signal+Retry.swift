@@ -34,11 +34,9 @@ extension SignalProtocol {
   /// A signal that fails synchronously inside `subscribe` is resubscribed in a loop, not by
   /// recursion, so a large count cannot overflow the stack. Disposing stops the retrying.
   ///
-  /// - Parameter count: How many times to resubscribe after an error.
+  /// - Parameter count: How many times to resubscribe after an error; `0` or less never retries.
   /// - Returns: The retrying signal.
-  /// - Precondition: `count >= 0`.
   public func retry(_ count: Int) -> Signal<Value, Failure> {
-    precondition(count >= 0, "retry(_:) needs a count of zero or more (got \(count)).")
     guard count > 0 else { return asSignal() }
     return Signal { downstream in
       let attempt = RetryAttempt(source: asSignal(), downstream: downstream, retries: count)

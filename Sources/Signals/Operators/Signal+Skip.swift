@@ -7,11 +7,10 @@ extension SignalProtocol {
   /// Errors and completion pass through unchanged, also while values are still being skipped. Each
   /// subscription counts on its own.
   ///
-  /// - Parameter count: How many values to drop; `0` passes everything on.
+  /// - Parameter count: How many values to drop; `0` or less passes everything on (as RxJS's
+  ///   `skip` does with a negative count).
   /// - Returns: The signal without its first `count` values.
-  /// - Precondition: `count >= 0`.
   public func skip(_ count: Int) -> Signal<Value, Failure> {
-    precondition(count >= 0, "skip(_:) needs a count of zero or more (got \(count)).")
     guard count > 0 else { return asSignal() }
     return forwardingValues { downstream in
       let seen = Locked(0)

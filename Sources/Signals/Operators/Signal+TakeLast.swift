@@ -11,11 +11,10 @@ extension SignalProtocol {
   /// the completion's tick. An error is passed on at once and drops what was kept. Each
   /// subscription keeps its own values. This matches RAC 2.5's `takeLast:`, RxSwift and RxJS.
   ///
-  /// - Parameter count: How many of the last values to send; `0` sends only the completion.
+  /// - Parameter count: How many of the last values to send; `0` or less sends only the completion.
   /// - Returns: The signal of the last values.
-  /// - Precondition: `count >= 0`.
   public func takeLast(_ count: Int) -> Signal<Value, Failure> {
-    precondition(count >= 0, "takeLast(_:) needs a count of zero or more (got \(count)).")
+    let count = max(0, count)
     return Signal { downstream in
       // A ring of the last `count` values: `start` is the oldest once the ring is full.
       let kept = Locked((values: [Value](), start: 0))

@@ -70,6 +70,15 @@ import Testing
     assertSubscriptions(source, "^-!")
   }
 
+  @Test func aNegativeCountNeverRetries() throws {
+    let scheduler = TestScheduler()
+    let source = try scheduler.cold("-a#")
+    let subscriber = scheduler.record(source.retry(-1))
+    scheduler.run()
+    assertMarbles(subscriber, "-a#")
+    assertSubscriptions(source, "^-!")
+  }
+
   @Test func retryWithNoCountResubscribesForEver() throws {
     let scheduler = TestScheduler()
     let source = try scheduler.cold("-a#")

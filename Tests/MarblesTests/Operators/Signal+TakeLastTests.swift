@@ -57,4 +57,12 @@ import Testing
     scheduler.run()
     assertMarbles(subscriber, "-------(efg|)")
   }
+
+  @Test func aNegativeCountSendsOnlyTheCompletion() throws {
+    let scheduler = TestScheduler()
+    let source = try scheduler.cold("-a-b-|")
+    let subscriber = scheduler.record(source.takeLast(-3))
+    scheduler.run()
+    assertMarbles(subscriber, "-----|")
+  }
 }
