@@ -5,8 +5,10 @@ package import MarbleTesting
 package struct FixtureFile: Sendable {
   /// The path the text came from (for messages).
   package var path: String
-  /// The scenarios, in file order.
+  /// The scenarios that can run, in file order.
   package var scenarios: [Scenario]
+  /// Every mistake found in the file, in order; a scenario with one is not in ``scenarios``.
+  package var errors: [FixtureError] = []
 }
 
 /// One scenario of a fixture file.
@@ -21,6 +23,8 @@ package struct Scenario: Sendable {
   package var frame: Duration
   /// What each value character stands for (`values:`); a character not listed stands for itself.
   package var values: [Character: String]
+  /// Whether `failure: never` says the sources cannot fail, so that a `#` is a mistake.
+  package var cannotFail = false
   /// The `pipeline:` text and where it is.
   package var pipeline: String
   package var pipelineLine: Int

@@ -29,12 +29,34 @@ package enum Fixtures {
     try execute(scenario).actual
   }
 
-  private static func execute(_ scenario: Scenario) throws(FixtureError) -> TableReport {
+  /// Every mistake in a scenario's pipeline and marbles: the pipeline's, and one per marble that
+  /// cannot be read.
+  ///
+  /// - Parameter scenario: A scenario whose headers and rows were read.
+  /// - Returns: The mistakes, in file order.
+  static func mistakes(in scenario: Scenario) -> [FixtureError] {
+    var errors: [FixtureError] = []
+    do throws(FixtureError) {
+      _ = try pipeline(of: scenario)
+    } catch {
+      errors.append(error)
+    }
+    let values = values(of: scenario)
+    // `failure: never` checks the marbles as a never-failing signal's, so a `#` says so.
+    let marbleErrors =
+      scenario.cannotFail
+      ? scenario.table.marbleErrors(values: values, error: Never?.none, tick: scenario.frame)
+      : scenario.table.marbleErrors(values: values, error: TestError(), tick: scenario.frame)
+    errors += marbleErrors.map { FixtureError(path: scenario.path, syntax: $0) }
+    return errors
+  }
+
+  /// The scenario's pipeline, read against its sources.
+  private static func pipeline(of scenario: Scenario) throws(FixtureError) -> Pipeline {
     let sourceLabels = Set(
       scenario.table.rows.filter(\.kind.isSource).map(\.label))
-    let pipeline: Pipeline
     do {
-      pipeline = try Pipeline.parse(scenario.pipeline, sourceLabels: sourceLabels)
+      return try Pipeline.parse(scenario.pipeline, sourceLabels: sourceLabels)
     } catch {
       throw FixtureError(
         path: scenario.path,
@@ -42,11 +64,23 @@ package enum Fixtures {
           message: error.message, line: scenario.pipelineLine,
           column: scenario.pipelineColumn + error.offset, sourceLine: scenario.pipelineSourceLine))
     }
+  }
+
+  /// What the scenario's value characters stand for: themselves, unless `values:` says otherwise.
+  private static func values(of scenario: Scenario) -> [Character: String] {
     var values = Marble.characterValues
     for (key, value) in scenario.values { values[key] = value }
+    return values
+  }
+
+  private static func execute(_ scenario: Scenario) throws(FixtureError) -> TableReport {
+    let pipeline = try pipeline(of: scenario)
+    let values = values(of: scenario)
     do {
+      // The pipeline carries text that may fail with `TestError`; `failure: never` only makes a
+      // `#` in the table a mistake, so that what the table says matches sources that cannot fail.
       return try scenario.table.run(
-        values: values, error: TestError(), tick: scenario.frame
+        values: values, orError: scenario.cannotFail ? nil : TestError(), tick: scenario.frame
       ) { sources in
         apply(pipeline, to: sources, values: values)
       }

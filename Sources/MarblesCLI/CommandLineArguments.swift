@@ -30,16 +30,23 @@ package struct CommandLineArguments: Sendable, Equatable {
   package var filter: String?
   /// Whether `--no-color` was given.
   package var noColor: Bool
+  /// Whether `--quiet` (`-q`) was given: print only failures, errors and the summary.
+  package var quiet: Bool
 
   /// Creates parsed arguments (for comparing against in tests).
-  package init(command: Command, filter: String? = nil, noColor: Bool = false) {
+  package init(
+    command: Command, filter: String? = nil, noColor: Bool = false, quiet: Bool = false
+  ) {
     self.command = command
     self.filter = filter
     self.noColor = noColor
+    self.quiet = quiet
   }
 
   /// The options `marbles` knows, for suggestions.
-  static let knownOptions = ["--filter", "--no-color", "--help", "-h", "--version"]
+  static let knownOptions = [
+    "--filter", "--no-color", "--quiet", "-q", "--help", "-h", "--version",
+  ]
 
   /// Reads a command line.
   ///
@@ -52,6 +59,7 @@ package struct CommandLineArguments: Sendable, Equatable {
     var positionals: [String] = []
     var filter: String?
     var noColor = false
+    var quiet = false
     var wantsHelp = false
     var wantsVersion = false
     // The first mistake; reported only if neither --help nor --version is on the line.
@@ -72,13 +80,15 @@ package struct CommandLineArguments: Sendable, Equatable {
       }
       let (name, inlineValue) = split(argument)
       switch name {
-      case "--help", "-h", "--version", "--no-color":
+      case "--help", "-h", "--version", "--no-color", "--quiet", "-q":
         if inlineValue != nil {
           note(UsageError("the option '\(name)' takes no value"))
         } else if name == "--version" {
           wantsVersion = true
         } else if name == "--no-color" {
           noColor = true
+        } else if name == "--quiet" || name == "-q" {
+          quiet = true
         } else {
           wantsHelp = true
         }
@@ -138,7 +148,7 @@ package struct CommandLineArguments: Sendable, Equatable {
         "no fixture files or folders given",
         hint: "Write, for example: marbles Fixtures. \(UsageError.helpHint)")
     }
-    return CommandLineArguments(command: command, filter: filter, noColor: noColor)
+    return CommandLineArguments(command: command, filter: filter, noColor: noColor, quiet: quiet)
   }
 
   /// Splits `--name=value` into its name and value; other arguments have no value.

@@ -6,13 +6,14 @@ import MarbleFixtures
 /// A problem with one file — an unreadable path, a syntax error, a pipeline that cannot be
 /// built — is written to standard error (`path:line:column: message`, the line and a caret) and
 /// the remaining files still run, so one broken fixture does not hide the others' results; the
-/// command then exits with ``ExitStatus/error``. A file's headers and rows are parsed whole
-/// before the filter looks at its scenarios, so `--filter` cannot hide an error there; a marble or
-/// pipeline is only read when its scenario runs, so an error in a scenario the filter leaves out
-/// goes unreported.
+/// command then exits with ``ExitStatus/error``. Every mistake in a file is reported — headers,
+/// rows, marbles and pipelines of every scenario, whatever `--filter` selects — and the
+/// scenarios without one still run.
 struct FixtureRunner {
   /// Only scenarios whose title or file path contains this text, ignoring case.
   var filter: String?
+  /// Whether to print only failing scenarios, errors and the summary (`--quiet`).
+  var quiet = false
   /// How to decorate the output.
   var style: OutputStyle
   /// Where to write.
@@ -54,11 +55,13 @@ struct FixtureRunner {
       let location = "\(scenario.path): \(scenario.title)"
       do throws(FixtureError) {
         let result = try Fixtures.run(scenario)
-        console.output(header(scenario) + indented(result.text) + "\n")
         if result.passed {
           tally.passed += 1
+          guard !quiet else { return }
+          console.output(header(scenario) + indented(result.text) + "\n")
           console.output(style.pass("PASS") + "  \(location)\n\n")
         } else {
+          console.output(header(scenario) + indented(result.text) + "\n")
           tally.failed += 1
           console.output(style.fail("FAIL") + "  \(location)\n\n")
         }
@@ -120,13 +123,10 @@ struct FixtureRunner {
           console.error(error.description + "\n")
           continue
         }
-        let fixture: FixtureFile
-        do throws(FixtureError) {
-          fixture = try Fixtures.parse(text, path: path)
-        } catch {
+        let fixture = Fixtures.read(text, path: path)
+        for error in fixture.errors {
           tally.errors += 1
           console.error(error.description + "\n")
-          continue
         }
         for scenario in fixture.scenarios where matches(scenario) {
           tally.selected += 1
@@ -154,9 +154,10 @@ struct FixtureRunner {
     console.error("marbles: \(tally.errors) \(noun), reported above\n")
   }
 
-  /// The dim `path:line: title` line above a scenario's table.
+  /// The dim `path:line: title` line above a scenario's table, and its pipeline.
   private func header(_ scenario: Scenario) -> String {
     style.dim("\(scenario.path):\(scenario.line): \(scenario.title)") + "\n"
+      + style.dim("  pipeline: \(scenario.pipeline)") + "\n"
   }
 
   /// `text` with every non-empty line indented by two spaces, trailing spaces removed, and each

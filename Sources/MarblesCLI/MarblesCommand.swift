@@ -53,7 +53,7 @@ enum MarblesCommand {
       return .error
     }
     let runner = FixtureRunner(
-      filter: parsed.filter,
+      filter: parsed.filter, quiet: parsed.quiet,
       style: .choose(
         noColorOption: parsed.noColor, environment: environment,
         outputIsTerminal: outputIsTerminal),

@@ -10,12 +10,14 @@ enum Usage {
     COMMANDS:
       run (default)   Run every scenario in the files and folders named. A folder means every
                       *.marbles file inside it, recursively, in path order (hidden files and
-                      folders are skipped). Prints each table as it ran, a PASS or FAIL line
-                      per scenario, and a last line 'N passed, M failed'.
+                      folders are skipped). Prints each scenario's pipeline and table as it
+                      ran, a PASS or FAIL line per scenario, and a last line
+                      'N passed, M failed'.
       show            Print each scenario's resulting timelines without checking them.
 
     OPTIONS:
       --filter TEXT   Only the scenarios whose title or file path contains TEXT (ignoring case).
+      -q, --quiet     Print only the failing scenarios, the errors and the summary.
       --no-color      Never colour the output. Colour is used only when standard output is a
                       terminal and the NO_COLOR environment variable is unset or empty.
       -h, --help      Show this help.
@@ -26,11 +28,13 @@ enum Usage {
       0  every scenario that ran passed (also when --filter matched none)
       1  an expectation failed
       2  a usage error, an unreadable path, or a fixture with a syntax or pipeline error
-         (reported on standard error as path:line:column; the other files still run)
+         (every one reported on standard error as path:line:column, columns counted from
+         1; the other scenarios and files still run)
 
     EXAMPLES:
       marbles Fixtures
       marbles --filter replayLazily Fixtures
+      marbles --quiet Fixtures
       marbles show Fixtures/seed004-publish.marbles
 
     """

@@ -124,4 +124,88 @@ import Testing
     )
     #expect(error("// nothing") == "f.marbles:1:1: the file has no scenario (no 'title:' line)")
   }
+
+  @Test func quotedValuesHoldCommasSpacesAndEscapes() throws {
+    let scenario = try firstScenario(
+      #"""
+      title: quoted
+      values: a = "x, y", b = "  padded  ", c = "say \"hi\"", d = plain text
+      pipeline: src
+      src   hot   -a-b-c-d|
+      sub   gets  -a-b-c-d|
+      """#)
+    #expect(
+      scenario.values == ["a": "x, y", "b": "  padded  ", "c": #"say "hi""#, "d": "plain text"])
+    #expect(try Fixtures.run(scenario).passed)
+  }
+
+  @Test(arguments: [
+    (#"values: a = "open"#, 13, "this quoted value is never closed"),
+    (#"values: a = "x" y"#, 17, "expected ',' after the quoted value"),
+    ("values: a = x, a = y", 16, "'a' is given a value twice"),
+    (
+      "values: a = x,  bb = y", 17,
+      "write each value as 'k = text' with a one-character key, "
+        + "separated by commas"
+    ),
+  ])
+  func aBadValuesEntryIsReportedAtItsFirstCharacter(line: String, column: Int, message: String) {
+    let file = Fixtures.read(
+      """
+      title: t
+      \(line)
+      pipeline: src
+      src   hot   -a|
+      """, path: "t.marbles")
+    #expect(file.scenarios.isEmpty)
+    #expect(file.errors.map(\.syntax.line) == [2])
+    #expect(file.errors.map(\.syntax.column) == [column])
+    #expect(file.errors.map(\.syntax.message) == [message])
+  }
+
+  @Test func failureNeverMakesAHashAMistake() throws {
+    let file = Fixtures.read(
+      """
+      title: cannot fail
+      failure: never
+      pipeline: src
+      src   hot   -a-#
+      sub   gets  -a-#
+      """, path: "t.marbles")
+    #expect(file.scenarios.isEmpty)
+    #expect(
+      file.errors.map { "\($0.syntax.line):\($0.syntax.column): \($0.syntax.message)" } == [
+        "4:16: '#' is an error, but this signal cannot fail (its Failure is Never)",
+        "5:16: '#' is an error, but this signal cannot fail (its Failure is Never)",
+      ])
+    let fine = try firstScenario(
+      """
+      title: cannot fail
+      failure: never
+      pipeline: src | map(upper)
+      src   hot   -a-b|
+      sub   gets  -A-B|
+      """)
+    #expect(fine.cannotFail)
+    #expect(try Fixtures.run(fine).passed)
+  }
+
+  @Test func everyMistakeIsFoundAndTheOtherScenariosStay() {
+    let file = Fixtures.read(
+      """
+      title: broken twice
+      pipeline: nowhere
+      src   hot   -a-(b|
+      title: fine
+      pipeline: src
+      src   hot   -a|
+      sub   gets  -a|
+      title:
+      pipeline: src
+      src   hot   -a|
+      """, path: "t.marbles")
+    #expect(file.scenarios.map(\.title) == ["fine"])
+    #expect(
+      file.errors.map { "\($0.syntax.line):\($0.syntax.column)" } == ["2:11", "3:16", "8:7"])
+  }
 }

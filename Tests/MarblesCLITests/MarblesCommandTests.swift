@@ -7,6 +7,7 @@ import Testing
   /// The deliberately broken fixtures, relative to the package root.
   static let brokenSyntax = "Tests/MarblesCLITests/Fixtures/broken-syntax.marbles"
   static let failingExpectation = "Tests/MarblesCLITests/Fixtures/failing-expectation.marbles"
+  static let severalMistakes = "Tests/MarblesCLITests/Fixtures/several-mistakes.marbles"
   /// A shipped fixture, for single-file runs.
   static let shipped = "Fixtures/seed004-six-requests.marbles"
 
@@ -49,8 +50,69 @@ import Testing
         marbles: 1 error, reported above
 
         """)
-    #expect(output.stdout.contains("ERROR \(Self.brokenSyntax): an unclosed group\n"))
-    #expect(output.stdoutLines.suffix(2) == ["0 passed, 0 failed", ""])
+    #expect(output.stdout == "0 passed, 0 failed\n")
+  }
+
+  @Test func everyMistakeInAFileIsReportedAndTheGoodScenariosStillRun() throws {
+    let output = try MarblesExecutable.run([Self.severalMistakes])
+    #expect(output.status == 2, "\(output)")
+    #expect(
+      output.stderr == """
+        \(Self.severalMistakes):6:16: write each value as 'k = text' with a one-character key, \
+        separated by commas
+          values: a = x, bb = y
+                         ^
+        \(Self.severalMistakes):7:17: unknown step 'mapp'; did you mean 'map'? The steps are \
+        publish, multicast, connect, dispose-connection, autoconnect, replay, replayLast, \
+        replayLazily, map, filter, take, startWith, ignoreValues, merge, concat, then, catch, \
+        channel, delay, debounce, throttle, timeout, skip, takeLast, distinctUntilChanged, scan, \
+        takeUntil, sample, retry, deliverOn, subscribeOn, flattenMap, combineLatest, zip, buffer, \
+        materialize, groupBy
+          pipeline: src | mapp(upper)
+                          ^
+        \(Self.severalMistakes):18:16: unexpected character '='; a value is a letter, a digit, or \
+        a key of the values: map
+          src   hot   -a-=|
+                         ^
+        \(Self.severalMistakes):19:14: this marble starts at column 14, but the table's time axis \
+        (frame 0) is column 13; align every marble on it, padding with '-' rather than spaces
+          sub   gets   -a-b|
+                       ^
+        marbles: 4 errors, reported above
+
+        """)
+    #expect(output.stdout.contains("PASS  \(Self.severalMistakes): a good scenario\n"))
+    let counts = try #require(summary(output))
+    #expect(counts.passed == 1 && counts.failed == 0)
+  }
+
+  @Test func eachTableIsHeadedByItsPipeline() throws {
+    let output = try MarblesExecutable.run([Self.failingExpectation])
+    #expect(
+      output.stdout.hasPrefix(
+        """
+        \(Self.failingExpectation):4: a deliberately wrong expectation
+          pipeline: src
+          src   cold  -a|
+
+        """), "\(output)")
+  }
+
+  @Test(arguments: ["--quiet", "-q"])
+  func quietPrintsOnlyFailuresErrorsAndTheSummary(option: String) throws {
+    let output = try MarblesExecutable.run([
+      option, Self.shipped, Self.failingExpectation, Self.severalMistakes,
+    ])
+    #expect(output.status == 2, "\(output)")
+    #expect(!output.stdout.contains("PASS"))
+    #expect(output.stdout.contains("FAIL  \(Self.failingExpectation): "))
+    #expect(output.stdout.contains("was  -a|"))
+    #expect(output.stderr.contains("marbles: 4 errors, reported above"))
+    let counts = try #require(summary(output))
+    #expect(counts.failed == 1 && counts.passed == 3)
+    let quietPassing = try MarblesExecutable.run([option, Self.shipped])
+    #expect(quietPassing.status == 0)
+    #expect(quietPassing.stdout.split(separator: "\n").count == 1, "\(quietPassing)")
   }
 
   @Test func aFailedExpectationPrintsTheWasRowAndAFailLineAndExits1() throws {
@@ -77,10 +139,10 @@ import Testing
     #expect(output.stderr.hasPrefix("\(Self.brokenSyntax):7:16: "))
     #expect(output.stdout.contains("FAIL  \(Self.failingExpectation): "))
     #expect(output.stdout.contains("PASS  \(Self.shipped): "))
-    // Folders are walked in path order: broken-syntax before failing-expectation.
-    let broken = try #require(output.stdout.range(of: Self.brokenSyntax))
-    let failing = try #require(output.stdout.range(of: Self.failingExpectation))
-    #expect(broken.lowerBound < failing.lowerBound)
+    // Folders are walked in path order: broken-syntax before several-mistakes.
+    let broken = try #require(output.stderr.range(of: Self.brokenSyntax))
+    let several = try #require(output.stderr.range(of: Self.severalMistakes))
+    #expect(broken.lowerBound < several.lowerBound)
     let counts = try #require(summary(output))
     #expect(counts.failed == 1)
     #expect(counts.passed > 0)
@@ -173,6 +235,7 @@ import Testing
     #expect(
       output.stdout == """
         \(Self.failingExpectation):4: a deliberately wrong expectation
+          pipeline: src
           src   cold  -a|
           sub1  gets  -a|
 

@@ -78,7 +78,24 @@ public struct MarbleTable: Sendable, Equatable {
   public static func parse(_ text: String, firstLine: Int = 1) throws(MarbleSyntaxError)
     -> MarbleTable
   {
+    let (table, errors) = read(text, firstLine: firstLine)
+    if let first = errors.first { throw first }
+    // `read` gives a table whenever it finds no mistake.
+    return table!
+  }
+
+  /// Reads a table's rows, finding every mistake rather than stopping at the first.
+  ///
+  /// - Parameters:
+  ///   - text: The table.
+  ///   - firstLine: The line number of the text's first line.
+  /// - Returns: The rows that could be read (`nil` if none could), and every mistake, in order.
+  ///   With a mistake the table is incomplete: check its marbles for more, never run it.
+  package static func read(_ text: String, firstLine: Int = 1) -> (
+    MarbleTable?, [MarbleSyntaxError]
+  ) {
     var rows: [Row] = []
+    var errors: [MarbleSyntaxError] = []
     var axis: Int?
     for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false)
       .enumerated()
@@ -92,34 +109,43 @@ public struct MarbleTable: Sendable, Equatable {
           message: message, line: lineNumber, column: column, sourceLine: sourceLine)
       }
       guard fields.count >= 2 else {
-        throw error(
-          "a row needs a label, a kind (\(Self.kindList)) and a marble", at: first.column)
+        errors.append(
+          error("a row needs a label, a kind (\(Self.kindList)) and a marble", at: first.column))
+        continue
       }
       guard let kind = Kind(rawValue: fields[1].text) else {
-        throw error(
-          "unknown row kind '\(fields[1].text)'; a row's kind is one of \(Self.kindList)",
-          at: fields[1].column)
+        errors.append(
+          error(
+            "unknown row kind '\(fields[1].text)'; a row's kind is one of \(Self.kindList)",
+            at: fields[1].column))
+        continue
       }
       guard fields.count >= 3 else {
-        throw error(
-          "the \(kind) row '\(first.text)' has no marble",
-          at: fields[1].column + fields[1].text.count)
+        errors.append(
+          error(
+            "the \(kind) row '\(first.text)' has no marble",
+            at: fields[1].column + fields[1].text.count))
+        continue
       }
       let marbleColumn = fields[2].column
       if let axis, axis != marbleColumn {
-        throw error(
-          "this marble starts at column \(marbleColumn), but the table's time axis (frame 0) is "
-            + "column \(axis); align every marble on it, padding with '-' rather than spaces",
-          at: marbleColumn)
+        errors.append(
+          error(
+            "this marble starts at column \(marbleColumn), but the table's time axis (frame 0) "
+              + "is column \(axis); align every marble on it, padding with '-' rather than spaces",
+            at: marbleColumn))
+        continue
       }
       axis = marbleColumn
       let marble = String(sourceLine.dropFirst(marbleColumn - 1))
         .replacing(/\s+$/, with: "")
       if kind == .hot || kind == .send, let caret = marble.firstIndex(of: "^") {
-        throw error(
-          "a hot row in a table cannot move frame 0 with '^': frame 0 is the time-axis column "
-            + "shared by every row",
-          at: marbleColumn + marble.distance(from: marble.startIndex, to: caret))
+        errors.append(
+          error(
+            "a hot row in a table cannot move frame 0 with '^': frame 0 is the time-axis column "
+              + "shared by every row",
+            at: marbleColumn + marble.distance(from: marble.startIndex, to: caret)))
+        continue
       }
       rows.append(
         Row(
@@ -127,10 +153,43 @@ public struct MarbleTable: Sendable, Equatable {
           marbleColumn: marbleColumn, sourceLine: sourceLine))
     }
     guard let axis else {
-      throw MarbleSyntaxError(
-        message: "the table has no rows", line: firstLine, column: 1, sourceLine: "")
+      if errors.isEmpty {
+        errors.append(
+          MarbleSyntaxError(
+            message: "the table has no rows", line: firstLine, column: 1, sourceLine: ""))
+      }
+      return (nil, errors)
     }
-    return MarbleTable(rows: rows, timeAxisColumn: axis)
+    return (MarbleTable(rows: rows, timeAxisColumn: axis), errors)
+  }
+
+  /// Every marble that cannot be read, at its row and column: event rows parsed with `values`
+  /// (and `error` for `#`; `nil` makes a `#` a mistake), `sub` and `subs` rows as subscriptions.
+  ///
+  /// - Parameters:
+  ///   - values: What the value characters stand for.
+  ///   - error: What `#` stands for; `nil` if the sources cannot fail.
+  ///   - tick: The length of one frame.
+  /// - Returns: The mistakes, in row order.
+  package func marbleErrors<Value, Failure: Error>(
+    values: [Character: Value], error: Failure?, tick: Duration
+  ) -> [MarbleSyntaxError] {
+    var errors: [MarbleSyntaxError] = []
+    for row in rows {
+      do throws(MarbleSyntaxError) {
+        switch row.kind {
+        case .hot, .send, .cold, .gets:
+          _ = try Marble.parse(
+            row.marble, values: values, error: error, tick: tick, allowsSubscriptionPoint: false,
+            position: .start)
+        case .sub, .subs:
+          _ = try Marble.parseSubscription(row.marble, tick: tick)
+        }
+      } catch {
+        errors.append(row.relocated(error))
+      }
+    }
+    return errors
   }
 
   private static let kindList = Kind.allCases.map(\.rawValue).joined(separator: ", ")
