@@ -15,6 +15,15 @@ import Testing
     scheduler.flush()
   }
 
+  /// RxJS's `expectObservable(source, "-----!")`: subscribed at frame 0, disposed at frame 5.
+  @Test func aSubscriptionMarbleWithOnlyABangSubscribesAtFrameZero() throws {
+    let scheduler = TestScheduler()
+    let source = try scheduler.hot("a-b-c-d-e-|")
+    scheduler.expect(source, subscription: "-----!").toBe("a-b-c")
+    scheduler.expectSubscriptions(source).toBe("-----!")
+    scheduler.flush()
+  }
+
   @Test func everyFailingExpectationIsReportedAtItsOwnLine() throws {
     let scheduler = TestScheduler()
     let source = try scheduler.cold("-a-b|")

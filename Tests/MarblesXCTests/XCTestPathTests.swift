@@ -143,3 +143,34 @@ final class XCTestPathTests: XCTestCase {
     XCTAssertEqual(failures.map(\.line), [first, second])
   }
 }
+
+/// Off the test's thread, an assertion still fails the XCTest case in progress.
+final class XCTestOffThreadTests: XCTestCase {
+  private var captured: [String] = []
+  private let lock = NSLock()
+
+  override func recordFailure(
+    withDescription description: String, inFile filePath: String, atLine lineNumber: Int,
+    expected: Bool
+  ) {
+    lock.lock()
+    captured.append(description)
+    lock.unlock()
+  }
+
+  func testAFailingAssertionOnAnotherThreadFailsTheTest() throws {
+    let done = expectation(description: "asserted")
+    Thread {
+      let scheduler = TestScheduler()
+      let recorder = scheduler.record(try! scheduler.cold("-a|"))
+      scheduler.run()
+      assertMarbles(recorder, "-b|")
+      done.fulfill()
+    }.start()
+    wait(for: [done], timeout: 10)
+    lock.lock()
+    defer { lock.unlock() }
+    XCTAssertEqual(captured.count, 1)
+    XCTAssertTrue(captured.first?.contains("marbles differ at frame 1") == true)
+  }
+}

@@ -384,6 +384,22 @@ import Testing
     scheduler.run()
     #expect(subscriber.events == [.next(35, "A")])
   }
+
+  @Test func advanceByADurationRoundsUpToWholeTicks() {
+    let scheduler = TestScheduler(tick: .milliseconds(10))
+    let ran = Log<String>()
+    scheduler.schedule(at: 3) { ran.stamp("at 3", scheduler) }
+    let first = scheduler.advance(by: .milliseconds(25))
+    #expect(first == RunResult(actionsRun: 1, now: 3))
+    #expect(ran.all == ["at 3@3"])
+    let second = scheduler.advance(by: .seconds(1))
+    #expect(second == RunResult(actionsRun: 0, now: 103))
+    let none = scheduler.advance(by: .zero)
+    #expect(none.now == 103)
+    let backwards = scheduler.advance(by: .milliseconds(-5))
+    #expect(backwards.now == 103)
+  }
+
 }
 
 /// A small deterministic random number generator for reproducible tests.
