@@ -55,19 +55,20 @@ public func assertMarbles<Value: Equatable & Sendable, Failure: Error & Equatabl
 /// `expect(…).toBe(…, inner:)`.
 func higherOrderFailure<Value: Equatable & Sendable, Failure: Error & Equatable>(
   _ subscriber: HigherOrderTestSubscriber<Value, Failure>, _ marbles: String,
-  inner: [Character: String], values: [Character: Value], error: Failure
+  inner: [Character: String], values: [Character: Value], error: Failure?
 ) -> String? {
   do {
     return try FailureMessage.higherOrderMarbles(
       expectedMarble: marbles, inner: inner, actual: subscriber.events, values: values,
-      error: error, tick: subscriber.core.tick)
+      orError: error, tick: subscriber.core.tick)
   } catch {
     return "marble cannot be read: \(error)"
   }
 }
 
 /// Asserts that a higher-order signal sent inner signals at the frames a marble draws, each
-/// sending what its inner marble draws; `#` is `TestError()`.
+/// sending what its inner marble draws; a `#` is a `TestError()` when the signals fail with
+/// ``TestError``, needs `error:` for any other failure type, and is a mistake for `Never`.
 ///
 /// - Parameters:
 ///   - subscriber: The recorder.
@@ -78,20 +79,22 @@ func higherOrderFailure<Value: Equatable & Sendable, Failure: Error & Equatable>
 ///   - filePath: The caller's file path (filled in for you).
 ///   - line: The caller's line (filled in for you).
 ///   - column: The caller's column (filled in for you).
-public func assertMarbles<Value: Equatable & Sendable>(
-  _ subscriber: HigherOrderTestSubscriber<Value, TestError>, _ marbles: String,
+public func assertMarbles<Value: Equatable & Sendable, Failure: Error & Equatable>(
+  _ subscriber: HigherOrderTestSubscriber<Value, Failure>, _ marbles: String,
   inner: [Character: String], values: [Character: Value],
   fileID: String = #fileID, filePath: StaticString = #filePath,
   line: UInt = #line, column: UInt = #column
 ) {
-  assertMarbles(
-    subscriber, marbles, inner: inner, values: values, error: TestError(), fileID: fileID,
-    filePath: filePath, line: line, column: column)
+  SourceSite(fileID: fileID, filePath: filePath, line: line, column: column).reportAssertion(
+    higherOrderFailure(
+      subscriber, marbles, inner: inner, values: values,
+      error: Marble.defaultError(Failure.self)),
+    on: subscriber.core)
 }
 
 /// Asserts that a higher-order signal of strings sent inner signals at the frames a marble draws,
-/// each sending what its inner marble draws, each value character standing for itself; `#` is
-/// `TestError()`.
+/// each sending what its inner marble draws, each value character standing for itself; a `#` is
+/// as in ``assertMarbles(_:_:inner:values:fileID:filePath:line:column:)``.
 ///
 /// ```swift
 /// let groups = scheduler.recordHigherOrder(source.groupBy { $0.lowercased() })
@@ -107,13 +110,13 @@ public func assertMarbles<Value: Equatable & Sendable>(
 ///   - filePath: The caller's file path (filled in for you).
 ///   - line: The caller's line (filled in for you).
 ///   - column: The caller's column (filled in for you).
-public func assertMarbles(
-  _ subscriber: HigherOrderTestSubscriber<String, TestError>, _ marbles: String,
+public func assertMarbles<Failure: Error & Equatable>(
+  _ subscriber: HigherOrderTestSubscriber<String, Failure>, _ marbles: String,
   inner: [Character: String],
   fileID: String = #fileID, filePath: StaticString = #filePath,
   line: UInt = #line, column: UInt = #column
 ) {
   assertMarbles(
-    subscriber, marbles, inner: inner, values: Marble.characterValues, error: TestError(),
-    fileID: fileID, filePath: filePath, line: line, column: column)
+    subscriber, marbles, inner: inner, values: Marble.characterValues, fileID: fileID,
+    filePath: filePath, line: line, column: column)
 }

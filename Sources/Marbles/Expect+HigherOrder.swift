@@ -61,33 +61,43 @@ public struct HigherOrderSignalExpectation<Value: Sendable, Failure: Error>: Sen
   public func toBe(
     _ marbles: String, inner: [Character: String], values: [Character: Value], error: Failure
   ) where Value: Equatable, Failure: Equatable {
-    let subscriber = subscriber
-    registration.state {
-      higherOrderFailure(subscriber, marbles, inner: inner, values: values, error: error)
-    }
+    toBe(marbles, inner: inner, values: values, orError: error)
   }
 
   /// The recorded signal must send inner signals where `marbles` draws them, each sending what its
-  /// entry in `inner` draws; `#` is `TestError()`.
+  /// entry in `inner` draws; a `#` is a `TestError()` when the signals fail with ``TestError``,
+  /// needs `error:` for any other failure type, and is a mistake for `Never`.
   ///
   /// - Parameters:
   ///   - marbles: The outer events; each value character is a key of `inner`.
   ///   - inner: The marble of each inner signal.
   ///   - values: What the inner marbles' value characters stand for.
   public func toBe(_ marbles: String, inner: [Character: String], values: [Character: Value])
-  where Value: Equatable, Failure == TestError {
-    toBe(marbles, inner: inner, values: values, error: TestError())
+  where Value: Equatable, Failure: Equatable {
+    toBe(marbles, inner: inner, values: values, orError: Marble.defaultError(Failure.self))
   }
 
   /// The recorded signal must send inner signals of strings where `marbles` draws them, each
-  /// sending what its entry in `inner` draws, each value character standing for itself; `#` is
-  /// `TestError()`.
+  /// sending what its entry in `inner` draws, each value character standing for itself; a `#` is as
+  /// in ``toBe(_:inner:values:)``.
   ///
   /// - Parameters:
   ///   - marbles: The outer events; each value character is a key of `inner`.
   ///   - inner: The marble of each inner signal.
   public func toBe(_ marbles: String, inner: [Character: String])
-  where Value == String, Failure == TestError {
-    toBe(marbles, inner: inner, values: Marble.characterValues, error: TestError())
+  where Value == String, Failure: Equatable {
+    toBe(
+      marbles, inner: inner, values: Marble.characterValues,
+      orError: Marble.defaultError(Failure.self))
+  }
+
+  private func toBe(
+    _ marbles: String, inner: [Character: String], values: [Character: Value],
+    orError error: Failure?
+  ) where Value: Equatable, Failure: Equatable {
+    let subscriber = subscriber
+    registration.state {
+      higherOrderFailure(subscriber, marbles, inner: inner, values: values, error: error)
+    }
   }
 }

@@ -139,4 +139,20 @@ import Testing
         == true
     }
   }
+
+  @Test func higherOrderAssertionsNeedNoError() throws {
+    let scheduler = TestScheduler()
+    let source: TestSignal<String, Never> = try scheduler.cold("-a-b-A-B-|")
+    let groups = scheduler.recordHigherOrder(source.groupBy { $0.lowercased() })
+    scheduler.expect(source.groupBy { $0.lowercased() })
+      .toBe("-x-y-----|", inner: ["x": "a---A---|", "y": "b---B-|"])
+    scheduler.flush()
+    assertMarbles(groups, "-x-y-----|", inner: ["x": "a---A---|", "y": "b---B-|"])
+    withKnownIssue {
+      assertMarbles(groups, "-x-y-----|", inner: ["x": "a---A---#", "y": "b---B-|"])
+    } matching: { issue in
+      issue.comments.first?.rawValue.contains(
+        "in the inner marble of `x`: '#' is an error, but this signal cannot fail") == true
+    }
+  }
 }

@@ -38,6 +38,18 @@ extension FailureMessage {
     actual: [Recorded<Event<RecordedSignal<Value, Failure>, Failure>>],
     values: [Character: Value], error: Failure, tick: Duration = .milliseconds(1)
   ) throws(MarbleSyntaxError) -> String? {
+    try higherOrderMarbles(
+      expectedMarble: expectedMarble, inner: inner, actual: actual, values: values,
+      orError: error, tick: tick)
+  }
+
+  /// ``higherOrderMarbles(expectedMarble:inner:actual:values:error:tick:)`` where a `nil` `error`
+  /// makes a `#` a mistake (for signals that cannot fail).
+  package static func higherOrderMarbles<Value: Equatable & Sendable, Failure: Error & Equatable>(
+    expectedMarble: String, inner: [Character: String],
+    actual: [Recorded<Event<RecordedSignal<Value, Failure>, Failure>>],
+    values: [Character: Value], orError error: Failure?, tick: Duration
+  ) throws(MarbleSyntaxError) -> String? {
     let signals = try Marble.parseInner(inner, values: values, error: error, tick: tick)
     let keyed = try Marble.parseKeys(expectedMarble, inner: inner, error: error, tick: tick)
     let expected = keyed.map { Recorded(time: $0.time, value: $0.value.map { signals[$0]! }) }

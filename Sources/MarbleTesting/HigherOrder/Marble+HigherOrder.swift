@@ -29,23 +29,25 @@ extension Marble {
 
   /// The outer marble with each value as its key character.
   static func parseKeys<Failure: Error>(
-    _ marbles: String, inner: [Character: String], error: Failure, tick: Duration
+    _ marbles: String, inner: [Character: String], error: Failure?, tick: Duration
   ) throws(MarbleSyntaxError) -> [Recorded<Event<Character, Failure>>] {
     let keys = Dictionary(uniqueKeysWithValues: inner.keys.map { ($0, $0) })
     return try parse(
-      marbles, values: keys, error: error, tick: tick, allowsSubscriptionPoint: false)
+      marbles, values: keys, error: error, tick: tick, allowsSubscriptionPoint: false,
+      position: .start)
   }
 
   /// Each inner marble parsed, in key order; an error names the key.
   static func parseInner<Value, Failure: Error>(
-    _ inner: [Character: String], values: [Character: Value], error: Failure, tick: Duration
+    _ inner: [Character: String], values: [Character: Value], error: Failure?, tick: Duration
   ) throws(MarbleSyntaxError) -> [Character: RecordedSignal<Value, Failure>] {
     var signals: [Character: RecordedSignal<Value, Failure>] = [:]
     for key in inner.keys.sorted() {
       do {
         signals[key] = RecordedSignal(
           events: try parse(
-            inner[key]!, values: values, error: error, tick: tick, allowsSubscriptionPoint: false))
+            inner[key]!, values: values, error: error, tick: tick, allowsSubscriptionPoint: false,
+            position: .start))
       } catch {
         throw MarbleSyntaxError(
           message: "in the inner marble of `\(key)`: \(error.message)", line: error.line,
