@@ -20,7 +20,12 @@ let package = Package(
   ],
   targets: [
     .target(name: "Signals", swiftSettings: swiftSettings),
-    .target(name: "MarbleTesting", dependencies: ["Signals"], swiftSettings: swiftSettings),
+    // The Swift concurrency runtime's global-enqueue hook, declared for MarbleTesting's task
+    // driver (a header only: the runtime defines the variable).
+    .systemLibrary(name: "CMarbleDriving"),
+    .target(
+      name: "MarbleTesting", dependencies: ["Signals", "CMarbleDriving"],
+      swiftSettings: swiftSettings),
     .target(
       name: "Marbles",
       dependencies: ["MarbleTesting", "Signals"],

@@ -39,6 +39,10 @@ package final class SchedulerCore: Scheduler {
   }
 
   let state = Locked(State())
+  /// Runs the jobs of the tasks this scheduler drives.
+  package let driver = TaskDriver()
+  /// The tasks started with `task(…)`.
+  package let tasks = DrivenTasks()
 
   init(tick: Duration, stepLimit: Int) {
     self.tick = tick
@@ -69,9 +73,10 @@ package final class SchedulerCore: Scheduler {
     state.withLock { $0.queue.isEmpty }
   }
 
-  /// How many pending actions have not been cancelled. O(n) in the queue's length.
+  /// How many pending actions have not been cancelled, and jobs of driven tasks are ready to run.
+  /// O(n) in the queue's length.
   package var liveActionCount: Int {
-    state.withLock { state in state.queue.liveActionCount }
+    state.withLock { state in state.queue.liveActionCount } + driver.readyJobCount
   }
 
   var pendingActionCount: Int {
@@ -197,45 +202,61 @@ package final class SchedulerCore: Scheduler {
 
     var actionsRun = 0
     var isAtStepLimit = false
-    while true {
-      let next = state.withLock { state -> (key: ActionHeap.Key, body: @Sendable () -> Void)? in
-        while let time = state.queue.firstTime, limit.map({ time <= $0 }) ?? true,
-          let first = state.queue.popFirst()
-        {
-          // A cancelled action is dropped without moving the clock: it never happened.
-          guard !state.queue.slots[first.slot].isCancelled else {
-            state.queue.free(first.slot)
-            continue
-          }
-          state.now = max(state.now, first.time)
+    // NB: the thread runs this scheduler's work from here on, so that the tasks created and the
+    // continuations resumed by its actions and jobs are driven by it (see `TaskDriver`).
+    driver.withCurrentDriver {
+      while true {
+        // Every ready job of a driven task runs before the next action: the async work an action
+        // made ready happens before virtual time moves.
+        while let job = driver.takeReadyJob() {
           if actionsRun == stepLimit {
-            // Put the action back where it was, first in line: nothing is lost, a later call can
-            // go on.
-            state.queue.push(time: first.time, sequence: first.sequence, slot: first.slot)
+            driver.putBack(job)
             isAtStepLimit = true
-            return nil
+            break
           }
-          state.running = state.queue.lineage(of: first.slot)
-          var key = first
-          let body = state.queue.startRunning(slot: &key.slot)
-          return (key, body)
+          driver.run(job)
+          actionsRun += 1
         }
-        return nil
-      }
-      guard let (key, body) = next else { break }
-      body()
-      actionsRun += 1
-      if key.slot == ActionHeap.freedSlot { continue }
-      state.withLock { state in
-        if !state.queue.slots[key.slot].isCancelled,
-          let interval = state.queue.slots[key.slot].interval
-        {
-          // A repeat keeps its slot, so the handle its scheduler holds keeps stopping it.
-          let due = max(state.now, key.time.clampedAdding(interval))
-          state.queue.requeue(slot: key.slot, time: due, sequence: state.nextSequence)
-          state.nextSequence += 1
-        } else {
-          state.queue.free(key.slot)
+        if isAtStepLimit { break }
+        let next = state.withLock { state -> (key: ActionHeap.Key, body: @Sendable () -> Void)? in
+          while let time = state.queue.firstTime, limit.map({ time <= $0 }) ?? true,
+            let first = state.queue.popFirst()
+          {
+            // A cancelled action is dropped without moving the clock: it never happened.
+            guard !state.queue.slots[first.slot].isCancelled else {
+              state.queue.free(first.slot)
+              continue
+            }
+            state.now = max(state.now, first.time)
+            if actionsRun == stepLimit {
+              // Put the action back where it was, first in line: nothing is lost, a later call can
+              // go on.
+              state.queue.push(time: first.time, sequence: first.sequence, slot: first.slot)
+              isAtStepLimit = true
+              return nil
+            }
+            state.running = state.queue.lineage(of: first.slot)
+            var key = first
+            let body = state.queue.startRunning(slot: &key.slot)
+            return (key, body)
+          }
+          return nil
+        }
+        guard let (key, body) = next else { break }
+        body()
+        actionsRun += 1
+        if key.slot == ActionHeap.freedSlot { continue }
+        state.withLock { state in
+          if !state.queue.slots[key.slot].isCancelled,
+            let interval = state.queue.slots[key.slot].interval
+          {
+            // A repeat keeps its slot, so the handle its scheduler holds keeps stopping it.
+            let due = max(state.now, key.time.clampedAdding(interval))
+            state.queue.requeue(slot: key.slot, time: due, sequence: state.nextSequence)
+            state.nextSequence += 1
+          } else {
+            state.queue.free(key.slot)
+          }
         }
       }
     }

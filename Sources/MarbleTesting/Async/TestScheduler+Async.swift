@@ -1,0 +1,102 @@
+@_spi(Internals) import Signals
+import Synchronization
+
+extension TestScheduler {
+  /// Starts an unstructured task that this scheduler drives: its body starts at the current tick,
+  /// in the next `advance`, `run` or `flush` (`advance(by: 0)` runs what is ready now), and every
+  /// later step of it — after a sleep on ``clock``, a value from a signal — happens inside the
+  /// call that reaches its tick.
+  ///
+  /// ```swift
+  /// let scheduler = TestScheduler()
+  /// let model = SearchModel(clock: scheduler.clock)
+  /// scheduler.task { await model.type("swift") }
+  /// scheduler.advance(by: .milliseconds(300))
+  /// #expect(model.results == ["swift"])
+  /// ```
+  ///
+  /// Child tasks, task groups and the unstructured tasks its code creates are driven too (see
+  /// ``TaskDriver``). A task still suspended when `flush()` finds nothing left to do — waiting on a
+  /// real clock, a thread, a continuation nobody resumes — is reported by `flush()`, by name.
+  ///
+  /// - Parameters:
+  ///   - name: What reports call the task; by default, where it was created.
+  ///   - body: The work.
+  ///   - fileID: The caller's file ID (filled in for you), for the default name.
+  ///   - line: The caller's line (filled in for you), for the default name.
+  /// - Returns: The task; cancel it to stop it, or `await` its value once the scheduler has run it.
+  @discardableResult
+  public func task<Success: Sendable>(
+    name: String? = nil, fileID: String = #fileID, line: UInt = #line,
+    _ body: @escaping @Sendable () async throws -> Success
+  ) -> Task<Success, any Error> {
+    let record = core.tasks.start(
+      name: name ?? "task at \(fileID):\(line)", at: core.now)
+    return Task(executorPreference: core.driver) {
+      defer { record.finish() }
+      return try await body()
+    }
+  }
+
+  /// Subscribes a recorder to an `AsyncSequence` at tick `subscribeAt`: a driven task iterates it
+  /// from then on, and each element is recorded at the tick it arrives, then the end — `nil` as
+  /// completion, a thrown error as the failure. Disposing at `disposeAt` cancels the task at that
+  /// tick, and nothing more is recorded.
+  ///
+  /// ```swift
+  /// let input = try scheduler.hot("-a--b-c---|")
+  /// let debounced = scheduler.record(input.values.debounce(for: .milliseconds(2), clock: scheduler.clock))
+  /// scheduler.run()
+  /// assertMarbles(debounced, "---a----c-|")
+  /// ```
+  ///
+  /// It records `Signal(sequence)` (see `Signal.init(_:)`), so `assertMarbles`, `expect` and
+  /// tables treat it like any recorded signal; a sequence that throws `any Error` is asserted with
+  /// the `any Error` overloads, where `#` matches a thrown ``TestError``.
+  ///
+  /// - Parameters:
+  ///   - sequence: The sequence to iterate.
+  ///   - subscribeAt: The tick of the first pull.
+  ///   - disposeAt: The tick to cancel the iteration at, or `nil` to let it run to its end.
+  /// - Returns: The recorder.
+  public func record<S: AsyncSequence & Sendable>(
+    _ sequence: S, subscribeAt: Int = 0, disposeAt: Int? = nil
+  ) -> TestSubscriber<S.Element, S.Failure> where S.Element: Sendable {
+    record(Signal(sequence), subscribeAt: subscribeAt, disposeAt: disposeAt)
+  }
+}
+
+/// The tasks a scheduler started with `task(…)`, for reporting the ones that never finish.
+package final class DrivenTasks: Sendable {
+  /// One task: its name, the tick it started at, and whether its body has returned.
+  package final class Record: Sendable {
+    package let name: String
+    package let startedAt: Int
+    private let finished = Atomic(false)
+
+    init(name: String, startedAt: Int) {
+      self.name = name
+      self.startedAt = startedAt
+    }
+
+    func finish() { finished.store(true, ordering: .releasing) }
+
+    package var isFinished: Bool { finished.load(ordering: .acquiring) }
+  }
+
+  private let records = Locked<[Record]>([])
+
+  func start(name: String, at tick: Int) -> Record {
+    let record = Record(name: name, startedAt: tick)
+    records.withLock { $0.append(record) }
+    return record
+  }
+
+  /// The tasks whose body has not returned, forgetting the ones that have.
+  package func unfinished() -> [Record] {
+    records.withLock { records in
+      records.removeAll { $0.isFinished }
+      return records
+    }
+  }
+}
