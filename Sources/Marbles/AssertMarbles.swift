@@ -48,14 +48,22 @@ func marblesFailure<Value: Equatable & Sendable, Failure: Error & Equatable>(
   _ subscriber: TestSubscriber<Value, Failure>, _ marbles: String,
   values: [Character: Value], error: Failure?
 ) -> String? {
-  let tick = subscriber.core.tick
+  marblesFailure(
+    events: subscriber.events, tick: subscriber.core.tick, marbles, values: values, error: error)
+}
+
+/// The failure message for recorded `events` that differ from what `marbles` draws (or whose
+/// marble cannot be read), or `nil`.
+func marblesFailure<Value: Equatable & Sendable, Failure: Error & Equatable>(
+  events: [Recorded<Event<Value, Failure>>], tick: Duration, _ marbles: String,
+  values: [Character: Value], error: Failure?
+) -> String? {
   do {
     let expected = try Marble.parse(
       marbles, values: values, error: error, tick: tick, allowsSubscriptionPoint: false,
       position: .start)
     return FailureMessage.marbles(
-      expectedMarble: marbles, expected: expected, actual: subscriber.events, values: values,
-      tick: tick)
+      expectedMarble: marbles, expected: expected, actual: events, values: values, tick: tick)
   } catch {
     return "marble cannot be read: \(error)"
   }

@@ -83,6 +83,10 @@ extension TestScheduler {
   /// (If code under test keeps the scheduler alive forever, so that it is never released, the test
   /// process reports the `expect`'s location and exits with status 1 instead.)
   ///
+  /// A task started with ``MarbleTesting/TestScheduler/task(name:fileID:line:_:)`` that is still
+  /// suspended when nothing is left to run — it waits on something outside virtual time, or on
+  /// input that never comes — is reported here too, by name and tick.
+  ///
   /// - Parameters:
   ///   - fileID: The caller's file ID (filled in for you).
   ///   - filePath: The caller's file path (filled in for you).
@@ -93,8 +97,9 @@ extension TestScheduler {
     line: UInt = #line, column: UInt = #column
   ) {
     run()
-    SourceSite(fileID: fileID, filePath: filePath, line: line, column: column)
-      .reportFailures(of: core)
+    let site = SourceSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    site.reportFailures(of: core)
+    site.reportStalledTasks(of: core)
     for expectation in takeExpectations() {
       if let check = expectation.check {
         check()

@@ -49,6 +49,19 @@ struct SourceSite: Sendable {
     for failure in core.takeUnreportedFailures() { report("\(failure)") }
   }
 
+  /// Reports each task started with `scheduler.task` that is still suspended though the scheduler
+  /// has nothing left to run: nothing in virtual time will resume it.
+  func reportStalledTasks(of core: SchedulerCore) {
+    guard core.liveActionCount == 0 else { return }
+    for task in core.tasks.takeUnfinished() {
+      report(
+        "\(task.name) (started at tick \(task.startedAt)) is still suspended at tick \(core.now), "
+          + "and nothing in virtual time will resume it: it waits on something outside virtual "
+          + "time — a real clock, a thread, a continuation nobody resumes — or on input that never "
+          + "comes. Give its waits to the scheduler (scheduler.clock, test signals), or cancel it.")
+    }
+  }
+
   /// Reports what an assertion on something `core` drives found: the scheduler's unreported
   /// failures, then `message` if there is one, with a note when the scheduler still has work due —
   /// the likeliest reason for a surprise.

@@ -68,7 +68,7 @@ import Testing
     } matching: { issue in
       issue.sourceLocation?.line == line
         && issue.comments.first?.rawValue.hasPrefix(
-          "TestScheduler stopped after 100 actions (its stepLimit)") == true
+          "TestScheduler stopped after 100 steps (its stepLimit") == true
     }
     assertEvents(subscriber, [])  // reported once: this one passes
   }

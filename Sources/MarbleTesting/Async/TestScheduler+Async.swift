@@ -92,11 +92,11 @@ package final class DrivenTasks: Sendable {
     return record
   }
 
-  /// The tasks whose body has not returned, forgetting the ones that have.
-  package func unfinished() -> [Record] {
+  /// Takes the tasks whose body has not returned, to report them once; forgets the ones that have.
+  package func takeUnfinished() -> [Record] {
     records.withLock { records in
-      records.removeAll { $0.isFinished }
-      return records
+      defer { records = [] }
+      return records.filter { !$0.isFinished }
     }
   }
 }

@@ -275,18 +275,24 @@ package final class SchedulerCore: Scheduler {
   /// Ends a call that ran `stepLimit` actions with live work still due: records which action kept
   /// rescheduling.
   private func stopAtStepLimit(_ actionsRun: Int) -> TestSchedulerFailure {
-    state.withLock { state in
+    let readyJobs = driver.readyJobCount
+    return state.withLock { state in
       let queue = state.queue
       let slots = queue.slots
       let pending = queue.pendingKeys.filter { !slots[$0.slot].isCancelled }
       let culprit = pending.max { slots[$0.slot].generation < slots[$1.slot].generation }
+      let cause =
+        if readyJobs > 0 {
+          "a driven task that keeps waking up without virtual time moving (\(readyJobs) of its "
+            + "jobs ready) — a busy loop of Task.yield(), or tasks that keep resuming each other"
+        } else {
+          culprit.map { queue.slots[$0.slot].culpritDescription(dueAt: $0.time) } ?? "none"
+        }
       let failure = TestSchedulerFailure(
         kind: .stepLimitExceeded,
-        message: "TestScheduler stopped after \(actionsRun) actions (its stepLimit) at tick "
-          + "\(state.now), with \(pending.count) still pending. The action that kept "
-          + "rescheduling: "
-          + (culprit.map { queue.slots[$0.slot].culpritDescription(dueAt: $0.time) } ?? "none")
-          + ".")
+        message: "TestScheduler stopped after \(actionsRun) steps (its stepLimit; an action or a "
+          + "driven task's wake-up is a step) at tick \(state.now), with \(pending.count) actions "
+          + "and \(readyJobs) jobs still pending. What kept it going: " + cause + ".")
       state.failures.append(failure)
       state.running = nil
       state.isRunning = false

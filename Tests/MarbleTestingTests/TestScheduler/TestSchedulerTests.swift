@@ -252,7 +252,7 @@ import Testing
     #expect(count.all.count == 999)
     let failure = try! #require(result.failure)
     #expect(failure.kind == .stepLimitExceeded)
-    #expect(failure.message.contains("stopped after 1000 actions (its stepLimit)"))
+    #expect(failure.message.contains("stopped after 1000 steps (its stepLimit"))
     #expect(failure.message.contains("a repeating action (every 2 ticks, first due at tick 3"))
     #expect(scheduler.failures == [failure])
     // The clock stays where it stopped, and nothing is lost: the timer is still there.

@@ -1,0 +1,139 @@
+public import MarbleTesting
+import Signals
+
+extension TestScheduler {
+  /// Iterates an `AsyncSequence` in a task this scheduler drives, as `subscription` says, and
+  /// returns an expectation to state with `toBe(…)`, checked by `flush()` — RxJS's
+  /// `expectObservable(…).toBe(…)` for async code.
+  ///
+  /// ```swift
+  /// let input = try scheduler.hot("-a--b-c---|")
+  /// scheduler.expect(input.values.debounce(for: .milliseconds(2), clock: scheduler.clock))
+  ///   .toBe("---a----c-|")
+  /// scheduler.flush()
+  /// ```
+  ///
+  /// The first pull happens at the `^` (frame 0 by default), each element is recorded at the tick
+  /// it arrives, and a `!` cancels the iteration at its tick (see
+  /// ``MarbleTesting/TestScheduler/record(_:subscribeAt:disposeAt:)-(S,_,_)``). A sequence that
+  /// throws `any Error` is stated with the `toBe` overloads for it, where `#` matches a thrown
+  /// ``TestError``.
+  ///
+  /// - Parameters:
+  ///   - sequence: The sequence to iterate.
+  ///   - subscription: When to start (`^`) and cancel (`!`); `"^"` by default.
+  ///   - fileID: The caller's file ID (filled in for you).
+  ///   - filePath: The caller's file path (filled in for you).
+  ///   - line: The caller's line (filled in for you).
+  ///   - column: The caller's column (filled in for you).
+  /// - Returns: The expectation; a failing one is reported at this call's line.
+  public func expect<S: AsyncSequence & Sendable>(
+    _ sequence: S, subscription: String = "^",
+    fileID: String = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+  ) -> SignalExpectation<S.Element, S.Failure> where S.Element: Sendable {
+    expect(
+      Signal(sequence), subscription: subscription, fileID: fileID, filePath: filePath,
+      line: line, column: column)
+  }
+}
+
+extension SignalExpectation where Failure == any Error {
+  /// The recorded sequence must send what `marbles` draws; a `#` matches a thrown ``TestError``
+  /// equal to `error` (by default `TestError()`).
+  ///
+  /// - Parameters:
+  ///   - marbles: The expected events.
+  ///   - values: What the value characters stand for.
+  ///   - error: The ``TestError`` a `#` stands for.
+  public func toBe(_ marbles: String, values: [Character: Value], error: TestError = TestError())
+  where Value: Equatable {
+    let subscriber = subscriber
+    registration.state {
+      marblesFailure(
+        events: subscriber.testErrorEvents, tick: subscriber.core.tick, marbles, values: values,
+        error: error)
+    }
+  }
+
+  /// The recorded sequence of strings must send what `marbles` draws, each value character
+  /// standing for itself; a `#` matches a thrown ``TestError`` equal to `error`.
+  ///
+  /// - Parameters:
+  ///   - marbles: The expected events.
+  ///   - error: The ``TestError`` a `#` stands for.
+  public func toBe(_ marbles: String, error: TestError = TestError()) where Value == String {
+    toBe(marbles, values: Marble.characterValues, error: error)
+  }
+}
+
+/// Asserts that a recorder of a sequence that throws `any Error` received what a marble draws; a
+/// `#` matches a thrown ``TestError`` equal to `error` (any other error is shown as a `TestError`
+/// naming it).
+///
+/// ```swift
+/// let parsed = scheduler.record(lines.values.map { try parse($0) })   // throws any Error
+/// scheduler.run()
+/// assertMarbles(parsed, "-1-2-#", values: ["1": 1, "2": 2], error: TestError("bad line"))
+/// ```
+///
+/// - Parameters:
+///   - subscriber: The recorder.
+///   - marbles: The events it must have received.
+///   - values: What the value characters stand for.
+///   - error: The ``TestError`` a `#` stands for.
+///   - fileID: The caller's file ID (filled in for you).
+///   - filePath: The caller's file path (filled in for you).
+///   - line: The caller's line (filled in for you).
+///   - column: The caller's column (filled in for you).
+public func assertMarbles<Value: Equatable & Sendable>(
+  _ subscriber: TestSubscriber<Value, any Error>, _ marbles: String,
+  values: [Character: Value], error: TestError = TestError(),
+  fileID: String = #fileID, filePath: StaticString = #filePath,
+  line: UInt = #line, column: UInt = #column
+) {
+  SourceSite(fileID: fileID, filePath: filePath, line: line, column: column).reportAssertion(
+    marblesFailure(
+      events: subscriber.testErrorEvents, tick: subscriber.core.tick, marbles, values: values,
+      error: error),
+    on: subscriber.core)
+}
+
+/// Asserts that a recorder of strings from a sequence that throws `any Error` received what a
+/// marble draws, each value character standing for itself; a `#` matches a thrown ``TestError``
+/// equal to `error`.
+///
+/// - Parameters:
+///   - subscriber: The recorder.
+///   - marbles: The events it must have received.
+///   - error: The ``TestError`` a `#` stands for.
+///   - fileID: The caller's file ID (filled in for you).
+///   - filePath: The caller's file path (filled in for you).
+///   - line: The caller's line (filled in for you).
+///   - column: The caller's column (filled in for you).
+public func assertMarbles(
+  _ subscriber: TestSubscriber<String, any Error>, _ marbles: String,
+  error: TestError = TestError(),
+  fileID: String = #fileID, filePath: StaticString = #filePath,
+  line: UInt = #line, column: UInt = #column
+) {
+  assertMarbles(
+    subscriber, marbles, values: Marble.characterValues, error: error, fileID: fileID,
+    filePath: filePath, line: line, column: column)
+}
+
+extension TestSubscriber where Failure == any Error {
+  /// The events with each error as a ``TestError``: itself if it is one, else one naming it.
+  var testErrorEvents: [Recorded<Event<Value, TestError>>] {
+    events.map { recorded in
+      let event: Event<Value, TestError> =
+        switch recorded.value {
+        case .next(let value): .next(value)
+        case .completed: .completed
+        case .error(let error):
+          .error((error as? TestError) ?? TestError("\(type(of: error)): \(error)"))
+        }
+      return Recorded(time: recorded.time, value: event)
+    }
+  }
+}
