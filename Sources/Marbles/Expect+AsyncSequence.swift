@@ -1,5 +1,5 @@
 public import MarbleTesting
-import Signals
+public import Signals
 
 extension TestScheduler {
   /// Iterates an `AsyncSequence` in a task this scheduler drives, as `subscription` says, and
@@ -136,4 +136,67 @@ extension TestSubscriber where Failure == any Error {
       return Recorded(time: recorded.time, value: event)
     }
   }
+}
+
+/// Asserts a scenario drawn as an expectation table whose pipeline ends in a sequence or signal
+/// that throws `any Error` — async code, typically `Signal(sequence)` — the sources failing with
+/// ``TestError``; a `#` in a `gets` row matches a thrown ``TestError`` (any other error is shown as
+/// a `TestError` naming it).
+///
+/// ```swift
+/// assertTable(
+///   """
+///   query    hot   -a-b-c------d---|
+///   results  gets  ----------x------(y|)
+///   """, values: […], tick: .milliseconds(100)
+/// ) { sources in
+///   Signal(SearchModel(clock: sources.scheduler.clock, …).results(for: sources["query"].values))
+/// }
+/// ```
+///
+/// - Parameters:
+///   - table: The table (see ``MarbleTesting/MarbleTable``).
+///   - values: What the value characters stand for.
+///   - tick: The length of one frame.
+///   - fileID: The caller's file ID (filled in for you).
+///   - filePath: The caller's file path (filled in for you).
+///   - line: The caller's line (filled in for you).
+///   - column: The caller's column (filled in for you).
+///   - pipeline: The code under test, applied to the table's sources.
+public func assertTable<Value: Sendable & Equatable, Output: SignalProtocol>(
+  _ table: String, values: [Character: Value], tick: Duration = .milliseconds(1),
+  fileID: String = #fileID, filePath: StaticString = #filePath,
+  line: UInt = #line, column: UInt = #column,
+  pipeline: (TableSources<Value, TestError>) -> Output
+) where Output.Value == Value, Output.Failure == any Error {
+  assertTable(
+    table, values: values, error: TestError(), tick: tick, fileID: fileID, filePath: filePath,
+    line: line, column: column
+  ) { sources in
+    pipeline(sources).mapError { error in
+      (error as? TestError) ?? TestError("\(type(of: error)): \(error)")
+    }
+  }
+}
+
+/// ``assertTable(_:values:tick:fileID:filePath:line:column:pipeline:)`` for a table of strings,
+/// each value character standing for itself.
+///
+/// - Parameters:
+///   - table: The table.
+///   - tick: The length of one frame.
+///   - fileID: The caller's file ID (filled in for you).
+///   - filePath: The caller's file path (filled in for you).
+///   - line: The caller's line (filled in for you).
+///   - column: The caller's column (filled in for you).
+///   - pipeline: The code under test, applied to the table's sources.
+public func assertTable<Output: SignalProtocol>(
+  _ table: String, tick: Duration = .milliseconds(1),
+  fileID: String = #fileID, filePath: StaticString = #filePath,
+  line: UInt = #line, column: UInt = #column,
+  pipeline: (TableSources<String, TestError>) -> Output
+) where Output.Value == String, Output.Failure == any Error {
+  assertTable(
+    table, values: Marble.characterValues, tick: tick, fileID: fileID, filePath: filePath,
+    line: line, column: column, pipeline: pipeline)
 }

@@ -1,0 +1,47 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// Upcoming-feature settings every target shares (the root package's STYLE.md).
+let swiftSettings: [SwiftSetting] = [
+  .enableUpcomingFeature("ExistentialAny"),
+  .enableUpcomingFeature("InternalImportsByDefault"),
+  .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+// A separate package so that the root package keeps zero dependencies: Marbles' async/await
+// support proven on swift-async-algorithms' own diagram tests, and on an app-shaped example.
+// `make test` at the root runs these tests after the root's.
+let package = Package(
+  name: "MarblesIntegrations",
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+  dependencies: [
+    .package(name: "Marbles", path: ".."),
+    .package(url: "https://github.com/apple/swift-async-algorithms.git", from: "1.1.4"),
+  ],
+  targets: [
+    .target(
+      name: "SearchExample",
+      dependencies: [.product(name: "AsyncAlgorithms", package: "swift-async-algorithms")],
+      swiftSettings: swiftSettings),
+    .testTarget(
+      name: "AsyncAlgorithmsPortsTests",
+      dependencies: [
+        .product(name: "Marbles", package: "Marbles"),
+        .product(name: "MarbleTesting", package: "Marbles"),
+        .product(name: "Signals", package: "Marbles"),
+        .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+      ],
+      swiftSettings: swiftSettings),
+    .testTarget(
+      name: "SearchExampleTests",
+      dependencies: [
+        "SearchExample",
+        .product(name: "Marbles", package: "Marbles"),
+        .product(name: "MarbleTesting", package: "Marbles"),
+        .product(name: "Signals", package: "Marbles"),
+        .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+      ],
+      swiftSettings: swiftSettings),
+  ],
+  swiftLanguageModes: [.v6]
+)
