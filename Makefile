@@ -2,24 +2,41 @@
 SWIFT ?= swift
 ZERO_DEP_MODULES := Sources/Signals Sources/MarbleTesting Sources/MarbleFixtures
 
-.PHONY: build test test-tsan lint format check-imports bench demo clean
+.PHONY: build test test-tsan integration-stress lint format check-imports bench demo clean
 
 build:
 	$(SWIFT) build
 
-## Runs the whole test suite: unit tests, seed scenarios, fixtures; then the import check.
+## Runs the whole test suite: the import check; the root package's unit tests, seed scenarios and
+## fixtures; then the Integrations package (swift-async-algorithms' diagram tests, the search model).
 test: check-imports
 	$(SWIFT) test --parallel
+	$(SWIFT) test --parallel --package-path Integrations
 
-## The concurrency tests under the thread sanitizer.
+## The concurrency and async tests under the thread sanitizer.
+TSAN_FILTER := Concurrency|[Tt]woThreads|ParallelUse|TestClock|SignalValues|AsyncMarbles
 test-tsan:
-	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter 'Concurrency|[Tt]woThreads|ParallelUse'
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_FILTER)'
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan-integrations --package-path Integrations
+
+## The async tests, 100 times each under --parallel: the root's and the Integrations package's.
+## Prints one line per failing run and the count; exits non-zero if any run failed.
+STRESS_RUNS ?= 100
+integration-stress:
+	$(SWIFT) build --build-tests
+	$(SWIFT) build --build-tests --package-path Integrations
+	@failed=0; for run in $$(seq 1 $(STRESS_RUNS)); do \
+	  $(SWIFT) test --parallel --skip-build --filter 'TestClock|SignalValues|AsyncMarbles' >/tmp/marbles-stress-root.log 2>&1 \
+	    || { failed=$$((failed + 1)); echo "run $$run: root async tests failed"; }; \
+	  $(SWIFT) test --parallel --skip-build --package-path Integrations >/tmp/marbles-stress-integrations.log 2>&1 \
+	    || { failed=$$((failed + 1)); echo "run $$run: Integrations tests failed"; }; \
+	done; echo "integration-stress: $$failed failed of $$(( $(STRESS_RUNS) * 2 )) runs"; test $$failed -eq 0
 
 lint:
-	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Integrations/Package.swift Integrations/Sources Integrations/Tests
 
 format:
-	$(SWIFT) format --in-place --recursive Package.swift Sources Tests
+	$(SWIFT) format --in-place --recursive Package.swift Sources Tests Integrations/Package.swift Integrations/Sources Integrations/Tests
 
 ## Signals, MarbleTesting and MarbleFixtures must import no Foundation, XCTest or Testing.
 check-imports:

@@ -31,6 +31,20 @@ struct Harness {
 
   /// The median wall time of `body` over the repetitions. `body` returns a value that is consumed,
   /// so the optimizer cannot drop the work.
+  /// ``median(_:)`` for async work.
+  static func median(_ body: () async -> Int) async -> Double {
+    var times: [Double] = []
+    var sink = 0
+    for _ in 0..<repetitions {
+      let start = DispatchTime.now().uptimeNanoseconds
+      sink &+= await body()
+      let end = DispatchTime.now().uptimeNanoseconds
+      times.append(Double(end - start) / 1e9)
+    }
+    consume(sink)
+    return times.sorted()[repetitions / 2]
+  }
+
   static func median(_ body: () -> Int) -> Double {
     var times: [Double] = []
     var sink = 0

@@ -163,6 +163,42 @@ if !marbleText.isNaN {
   print("f. the diagram: \(diagramBytes) bytes, \(events) events, printed back identical")
 }
 
+// Phase g: 100k values of a hot test signal consumed through `values` and recorded with
+// `record(sequence)` — a task the scheduler drives, suspending on every value — against a bare
+// `for await` over an AsyncStream of the same values.
+func measureAsync(_ name: String, items: Int, baseline: Double? = nil, _ body: () async -> Int)
+  async -> Double
+{
+  guard isSelected(name) else { return .nan }
+  let seconds = await Harness.median(body)
+  print(Harness.Measurement(name: name, seconds: seconds, items: items, baseline: baseline).line)
+  return seconds
+}
+let streamBaseline = await measureAsync(
+  "g. baseline AsyncStream, for await, 100k", items: hundredThousand
+) {
+  // Off the main actor (top-level code is on it), as a test's iteration would be.
+  await Task.detached {
+    let stream = AsyncStream<Int> { continuation in
+      for value in 0..<hundredThousand { continuation.yield(value) }
+      continuation.finish()
+    }
+    var sum = 0
+    for await value in stream { sum &+= value }
+    return sum
+  }.value
+}
+_ = measure(
+  "g. record(signal.values), 100k values", items: hundredThousand, baseline: streamBaseline
+) {
+  let scheduler = TestScheduler()
+  let hot = try! scheduler.hot(hotEvents)
+  let recorder = scheduler.record(hot.values)
+  scheduler.run()
+  precondition(recorder.values.count == hundredThousand)
+  return recorder.values.count
+}
+
 print(String(repeating: "-", count: 86))
 if let peak = Harness.peakMemoryKiB() {
   print("peak memory: \(peak / 1024) MiB")

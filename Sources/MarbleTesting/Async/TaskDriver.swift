@@ -46,7 +46,40 @@ import Synchronization
 ///   is reported by `flush()` (in `Marbles`) rather than awaited.
 package final class TaskDriver: TaskExecutor {
   /// The ready jobs, in the order they became ready.
-  private let ready = Mutex<[UnownedJob]>([])
+  private let ready = Mutex(ReadyJobs())
+  /// How many jobs are ready: read without the lock, so that a drain with no async work checks
+  /// for jobs without taking it between actions.
+  private let readyCount = Atomic(0)
+
+  /// A first-in-first-out queue of jobs: an array consumed from `head`.
+  private struct ReadyJobs: ~Copyable {
+    var jobs: [UnownedJob] = []
+    var head = 0
+
+    var count: Int { jobs.count - head }
+
+    mutating func append(_ job: UnownedJob) { jobs.append(job) }
+
+    mutating func takeFirst() -> UnownedJob? {
+      guard head < jobs.count else { return nil }
+      let job = jobs[head]
+      head += 1
+      if head == jobs.count {
+        jobs.removeAll(keepingCapacity: true)
+        head = 0
+      }
+      return job
+    }
+
+    mutating func putBack(_ job: UnownedJob) {
+      if head > 0 {
+        head -= 1
+        jobs[head] = job
+      } else {
+        jobs.insert(job, at: 0)
+      }
+    }
+  }
 
   package init() {
     TaskDriver.installHook()
@@ -58,22 +91,33 @@ package final class TaskDriver: TaskExecutor {
   }
 
   private func makeReady(_ job: UnownedJob) {
-    ready.withLock { $0.append(job) }
+    ready.withLock { ready in
+      ready.append(job)
+      readyCount.add(1, ordering: .releasing)
+    }
   }
 
   /// How many jobs are ready to run.
   package var readyJobCount: Int {
-    ready.withLock { $0.count }
+    readyCount.load(ordering: .acquiring)
   }
 
   /// Takes the next ready job, if any.
   func takeReadyJob() -> UnownedJob? {
-    ready.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+    guard readyCount.load(ordering: .acquiring) > 0 else { return nil }
+    return ready.withLock { ready in
+      let job = ready.takeFirst()
+      if job != nil { readyCount.subtract(1, ordering: .releasing) }
+      return job
+    }
   }
 
   /// Puts a job taken but not run back, first in line.
   func putBack(_ job: UnownedJob) {
-    ready.withLock { $0.insert(job, at: 0) }
+    ready.withLock { ready in
+      ready.putBack(job)
+      readyCount.add(1, ordering: .releasing)
+    }
   }
 
   /// Runs `job` on this thread, with this driver as the current task executor. Call it inside
