@@ -46,40 +46,10 @@ import Synchronization
 ///   is reported by `flush()` (in `Marbles`) rather than awaited.
 package final class TaskDriver: TaskExecutor {
   /// The ready jobs, in the order they became ready.
-  private let ready = Mutex(ReadyJobs())
+  private let ready = Mutex(FIFOQueue<UnownedJob>())
   /// How many jobs are ready: read without the lock, so that a drain with no async work checks
   /// for jobs without taking it between actions.
   private let readyCount = Atomic(0)
-
-  /// A first-in-first-out queue of jobs: an array consumed from `head`.
-  private struct ReadyJobs: ~Copyable {
-    var jobs: [UnownedJob] = []
-    var head = 0
-
-    var count: Int { jobs.count - head }
-
-    mutating func append(_ job: UnownedJob) { jobs.append(job) }
-
-    mutating func takeFirst() -> UnownedJob? {
-      guard head < jobs.count else { return nil }
-      let job = jobs[head]
-      head += 1
-      if head == jobs.count {
-        jobs.removeAll(keepingCapacity: true)
-        head = 0
-      }
-      return job
-    }
-
-    mutating func putBack(_ job: UnownedJob) {
-      if head > 0 {
-        head -= 1
-        jobs[head] = job
-      } else {
-        jobs.insert(job, at: 0)
-      }
-    }
-  }
 
   package init() {
     TaskDriver.installHook()
@@ -106,7 +76,7 @@ package final class TaskDriver: TaskExecutor {
   func takeReadyJob() -> UnownedJob? {
     guard readyCount.load(ordering: .acquiring) > 0 else { return nil }
     return ready.withLock { ready in
-      let job = ready.takeFirst()
+      let job = ready.popFirst()
       if job != nil { readyCount.subtract(1, ordering: .releasing) }
       return job
     }
@@ -115,7 +85,7 @@ package final class TaskDriver: TaskExecutor {
   /// Puts a job taken but not run back, first in line.
   func putBack(_ job: UnownedJob) {
     ready.withLock { ready in
-      ready.putBack(job)
+      ready.pushFirst(job)
       readyCount.add(1, ordering: .releasing)
     }
   }

@@ -63,24 +63,11 @@ final class SignalValuesBuffer<Value: Sendable, Failure: Error>: Sendable {
   private struct State {
     var isSubscribed = false
     var subscription: (any Disposable)?
-    /// Values not taken yet, from `head` on.
-    var values: [Value] = []
-    var head = 0
+    /// Values not taken yet.
+    var values = FIFOQueue<Value>()
     /// How the signal ended (or `nil` for a cancelled or disposed iteration), once it has.
     var end: Result<Value?, Failure>?
     var waiting: UnsafeContinuation<Result<Value?, Failure>, Never>?
-
-    /// Takes the oldest buffered value, if any.
-    mutating func takeValue() -> Value? {
-      guard head < values.count else { return nil }
-      let value = values[head]
-      head += 1
-      if head == values.count {
-        values.removeAll(keepingCapacity: true)
-        head = 0
-      }
-      return value
-    }
   }
 
   private let signal: Signal<Value, Failure>
@@ -106,7 +93,7 @@ final class SignalValuesBuffer<Value: Sendable, Failure: Error>: Sendable {
     return await withTaskCancellationHandler {
       await withUnsafeContinuation { continuation in
         let result = state.withLock { state -> Result<Value?, Failure>? in
-          if let value = state.takeValue() { return .success(value) }
+          if let value = state.values.popFirst() { return .success(value) }
           if let end = state.end { return end }
           state.waiting = continuation
           return nil
@@ -157,10 +144,7 @@ final class SignalValuesBuffer<Value: Sendable, Failure: Error>: Sendable {
       state -> (UnsafeContinuation<Result<Value?, Failure>, Never>?, (any Disposable)?) in
       guard state.end == nil else { return (nil, nil) }
       state.end = end
-      if disposing {
-        state.values = []
-        state.head = 0
-      }
+      if disposing { state.values.removeAll() }
       let waiting = state.waiting
       state.waiting = nil
       return (waiting, disposing ? state.subscription : nil)

@@ -111,4 +111,44 @@ import Testing
     #expect(first.count == 20)
     for _ in 0..<20 { #expect(run() == first) }
   }
+
+  /// Eight schedulers on eight threads at once, each driving tasks that create unstructured tasks
+  /// and sleep: each drives only its own work, and each gets the same interleaving as alone.
+  @Test func manySchedulersDriveTheirOwnWorkSideBySideParallelUse() async {
+    @Sendable func scenario(_ index: Int) -> [String] {
+      let scheduler = TestScheduler()
+      let log = Log<String>()
+      for worker in 0..<3 {
+        scheduler.task {
+          for step in 0..<4 {
+            try await scheduler.clock.sleep(for: .milliseconds(worker + 1))
+            let spawned = Task { log.stamp("\(index).\(worker).\(step) spawned", scheduler) }
+            await spawned.value
+            log.stamp("\(index).\(worker).\(step)", scheduler)
+          }
+        }
+      }
+      scheduler.run()
+      return log.all
+    }
+    let alone = scenario(0)
+    #expect(alone.count == 24)
+    for _ in 0..<5 {
+      let results = await withTaskGroup(of: (Int, [String]).self) { group in
+        for index in 0..<8 { group.addTask { (index, scenario(index)) } }
+        var results: [Int: [String]] = [:]
+        for await (index, log) in group { results[index] = log }
+        return results
+      }
+      for (index, log) in results {
+        #expect(log == alone.map { $0.replacingFirst("0.", with: "\(index).") })
+      }
+    }
+  }
+}
+
+extension String {
+  func replacingFirst(_ prefix: String, with replacement: String) -> String {
+    hasPrefix(prefix) ? replacement + dropFirst(prefix.count) : self
+  }
 }

@@ -1,0 +1,54 @@
+/// A first-in-first-out queue: an array consumed from a head index, emptied (keeping its storage)
+/// whenever the head catches up with the end, so a steady stream of pushes and pops neither
+/// shifts elements nor grows without bound.
+///
+/// Not public API: SPI for the package's own buffers (`signal.values`, the task driver's ready
+/// jobs).
+@_spi(Internals) public struct FIFOQueue<Element> {
+  private var elements: [Element] = []
+  private var head = 0
+
+  /// An empty queue.
+  public init() {}
+
+  /// How many elements are queued.
+  public var count: Int { elements.count - head }
+
+  /// Whether nothing is queued.
+  public var isEmpty: Bool { head == elements.count }
+
+  /// Queues `element` last.
+  public mutating func append(_ element: Element) {
+    elements.append(element)
+  }
+
+  /// Takes the first element, if any.
+  public mutating func popFirst() -> Element? {
+    guard head < elements.count else { return nil }
+    let element = elements[head]
+    head += 1
+    if head == elements.count {
+      elements.removeAll(keepingCapacity: true)
+      head = 0
+    }
+    return element
+  }
+
+  /// Puts `element` back first in line.
+  public mutating func pushFirst(_ element: Element) {
+    if head > 0 {
+      head -= 1
+      elements[head] = element
+    } else {
+      elements.insert(element, at: 0)
+    }
+  }
+
+  /// Empties the queue.
+  public mutating func removeAll() {
+    elements.removeAll()
+    head = 0
+  }
+}
+
+extension FIFOQueue: Sendable where Element: Sendable {}
