@@ -1,3 +1,4 @@
+@_spi(Internals) import Signals
 import Synchronization
 
 #if canImport(Glibc)
@@ -19,7 +20,7 @@ import Synchronization
 /// exits with expectations still listed, their locations are printed to standard error and the
 /// process exits with status 1: the run fails, even though no test can be named.
 enum UncheckedExpectations {
-  private static let pending = Mutex<[Int: SourceSite]>([:])
+  private static let pending = Locked<[Int: SourceSite]>([:])
   private static let nextToken = Atomic<Int>(0)
   /// Registers the exit check, once, when the first expectation is listed.
   private static let exitCheck: Void = {

@@ -46,7 +46,7 @@ import Synchronization
 ///   is reported by `flush()` (in `Marbles`) rather than awaited.
 package final class TaskDriver: TaskExecutor {
   /// The ready jobs, in the order they became ready.
-  private let ready = Mutex(FIFOQueue<UnownedJob>())
+  private let ready = Locked(FIFOQueue<UnownedJob>())
   /// How many jobs are ready: read without the lock, so that a drain with no async work checks
   /// for jobs without taking it between actions.
   private let readyCount = Atomic(0)
@@ -148,5 +148,7 @@ package final class TaskDriver: TaskExecutor {
   }
 
   /// Our hook's address, once installed.
-  private static let hookLock = Mutex<UnsafeRawPointer?>(nil)
+  ///
+  /// NB: `Locked`, not a bare `Mutex`: its handoff is visible to the thread sanitizer.
+  private static let hookLock = Locked<UnsafeRawPointer?>(nil)
 }

@@ -53,7 +53,7 @@ import Testing
   @Test func flushReportsATaskNothingInVirtualTimeWillResume() {
     let scheduler = TestScheduler()
     scheduler.task(name: "the stuck task") {
-      await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
+      await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }
     }
     scheduler.task(name: "a task that ends") {
       try await scheduler.clock.sleep(for: .milliseconds(3))
