@@ -47,7 +47,7 @@ public func assertMarbles<Value: Equatable & Sendable, Failure: Error & Equatabl
 func marblesFailure<Value: Equatable & Sendable, Failure: Error & Equatable>(
   _ subscriber: TestSubscriber<Value, Failure>, _ marbles: String,
   values: [Character: Value], error: Failure?
-) -> String? {
+) -> Finding? {
   marblesFailure(
     events: subscriber.events, tick: subscriber.core.tick, marbles, values: values, error: error)
 }
@@ -57,15 +57,20 @@ func marblesFailure<Value: Equatable & Sendable, Failure: Error & Equatable>(
 func marblesFailure<Value: Equatable & Sendable, Failure: Error & Equatable>(
   events: [Recorded<Event<Value, Failure>>], tick: Duration, _ marbles: String,
   values: [Character: Value], error: Failure?
-) -> String? {
+) -> Finding? {
   do {
     let expected = try Marble.parse(
       marbles, values: values, error: error, tick: tick, allowsSubscriptionPoint: false,
       position: .start)
-    return FailureMessage.marbles(
-      expectedMarble: marbles, expected: expected, actual: events, values: values, tick: tick)
+    guard
+      let message = FailureMessage.marbles(
+        expectedMarble: marbles, expected: expected, actual: events, values: values, tick: tick)
+    else { return nil }
+    return Finding(
+      message: message,
+      picture: Marble.svg(expected: expected, actual: events, values: values, title: marbles))
   } catch {
-    return "marble cannot be read: \(error)"
+    return Finding(message: "marble cannot be read: \(error)")
   }
 }
 

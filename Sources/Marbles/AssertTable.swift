@@ -149,7 +149,9 @@ private func assertTable<
   do {
     let report = try MarbleTable.parse(table)
       .run(values: values, orError: error, tick: tick, pipeline: pipeline)
-    if !report.passed { site.report("table failed\n\(report.text)") }
+    if !report.passed {
+      site.report(Finding(message: "table failed\n\(report.text)", picture: report.picture.svg()))
+    }
   } catch {
     site.report("table cannot be read: \(error)")
   }

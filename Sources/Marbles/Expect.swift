@@ -119,13 +119,19 @@ struct ExpectationRegistration: Sendable {
 
   /// States the expectation: at `flush()`, `failure` says what is wrong, if anything.
   func state(_ failure: @escaping @Sendable () -> String?) {
+    state { failure().map { Finding(message: $0) } }
+  }
+
+  /// States the expectation: at `flush()`, `finding` says what is wrong, if anything, and may
+  /// draw it.
+  func state(_ finding: @escaping @Sendable () -> Finding?) {
     let site = site
     let token = token
     scheduler.state(
       expectation: id,
       check: {
         UncheckedExpectations.remove(token)
-        if let message = failure() { site.report(message) }
+        if let finding = finding() { site.report(finding) }
       }, unchecked: Self.unchecked(site: site, token: token))
   }
 

@@ -66,10 +66,44 @@ struct SourceSite: Sendable {
   /// failures, then `message` if there is one, with a note when the scheduler still has work due —
   /// the likeliest reason for a surprise.
   func reportAssertion(_ message: String?, on core: SchedulerCore) {
-    reportFailures(of: core)
-    guard let message else { return }
-    report(message + PendingWork.note(core))
+    reportAssertion(message.map { Finding(message: $0) }, on: core)
   }
+
+  /// ``reportAssertion(_:on:)-(String?,_)`` for a finding that may come with a picture, which is
+  /// attached to the Swift Testing issue.
+  func reportAssertion(_ finding: Finding?, on core: SchedulerCore) {
+    reportFailures(of: core)
+    guard var finding else { return }
+    finding.message += PendingWork.note(core)
+    report(finding)
+  }
+
+  /// Reports a finding's message, and attaches its picture.
+  func report(_ finding: Finding) {
+    report(finding.message)
+    if let picture = finding.picture { attach(picture) }
+  }
+
+  /// Attaches an SVG picture to the current Swift Testing test, named after it; Swift Testing
+  /// saves it with the test's other attachments (`swift test --attachments-path DIR`). Outside a
+  /// Swift Testing test there is nothing to attach to, and the text message stands alone.
+  func attach(_ svg: String) {
+    guard let test = Test.current else { return }
+    let name = String(
+      "\(test.name) — expected vs actual".map { $0.isLetter || $0.isNumber ? $0 : "-" })
+    Attachment.record(
+      svg, named: name + ".svg",
+      sourceLocation: SourceLocation(
+        fileID: fileID, filePath: "\(filePath)", line: Int(line), column: Int(column)))
+  }
+}
+
+/// What an assertion found wrong: the message, and a picture of expected against actual when
+/// there is one to draw.
+struct Finding: Sendable {
+  var message: String
+  /// An SVG document.
+  var picture: String?
 }
 
 /// The note an assertion adds when its scheduler still has work to do.

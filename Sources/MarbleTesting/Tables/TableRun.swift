@@ -41,6 +41,13 @@ public struct TableReport: Sendable, Equatable, CustomStringConvertible {
   /// right or wrong.
   public var actual: String
 
+  /// The scenario drawn as a picture: each source's lane, each subscriber's subscription, what it
+  /// must receive and — where that differs — what it received, and each source's subscriptions
+  /// (expected, and actual where they differ), with the first difference marked. Its
+  /// ``MarblePicture/svg(standalone:)`` is what a failing `assertTable` attaches and the `marbles`
+  /// command's HTML report shows.
+  public var picture = MarblePicture(lanes: [])
+
   /// Whether every expectation held.
   public var passed: Bool { mismatches.isEmpty }
 
@@ -150,6 +157,10 @@ extension MarbleTable {
           + "but the table declares only \(sources.knownLabels.joined(separator: ", "))")
     }
     let legend = Legend<Value, Failure>(values: values)
+    let describe = Marble.describer(values)
+    var lanes: [MarbleLane] = []
+    var firstDifference: Int?
+    func noteDifference(_ frame: Int) { firstDifference = min(firstDifference ?? frame, frame) }
     var output: [String] = []
     var lastSubsRow: [String: Int] = [:]
     for (index, row) in rows.enumerated() where row.kind == .subs { lastSubsRow[row.label] = index }
@@ -160,7 +171,16 @@ extension MarbleTable {
       case .gets:
         let expected = try events(row)
         let actual = subscribers[row.label]!.events
-        guard let diff = EventListDiff(expected: expected, actual: actual) else { continue }
+        let diff = EventListDiff(expected: expected, actual: actual)
+        lanes.append(
+          MarbleLane(
+            title: diff == nil ? row.label : "\(row.label) (expected)",
+            role: diff == nil ? .actual : .expected, events: expected, describe: describe))
+        guard let diff else { continue }
+        lanes.append(
+          MarbleLane(title: "\(row.label) (was)", role: .actual, events: actual, describe: describe)
+        )
+        noteDifference(diff.tick)
         // A long actual row is cut a window's width after the difference.
         let diagram = FailureMessage.diagram(actual, values: values, tick: tick)
         let end =
@@ -183,7 +203,15 @@ extension MarbleTable {
           expected.append(try subscription(subsRow))
         }
         let actual = source.subscriptions
-        guard let diff = SubscriptionListDiff(expected: expected, actual: actual) else { continue }
+        let diff = SubscriptionListDiff(expected: expected, actual: actual)
+        lanes.append(
+          MarbleLane(
+            title: diff == nil ? "\(row.label) subs" : "\(row.label) subs (expected)",
+            role: .subscriptions, subscriptions: expected))
+        guard let diff else { continue }
+        lanes.append(
+          MarbleLane(title: "\(row.label) subs (was)", role: .subscriptions, subscriptions: actual))
+        noteDifference(Self.firstDifferingFrame(expected, actual))
         for subscription in actual.prefix(MessageBounds.listLimit) {
           let drawn = MarblePrinter.subscriptionDiagram(
             subscription, tick: MarbleTime.tickAttoseconds(tick), longestDashRun: .max)
@@ -200,18 +228,30 @@ extension MarbleTable {
           String(repeating: " ", count: timeAxisColumn - 1)
             + String(repeating: " ", count: Self.firstDifferingFrame(expected, actual)) + "^")
         mismatches.append("\(row.label): \(diff.summary)")
-      case .hot, .send, .cold, .sub:
-        continue
+      case .hot, .send, .cold:
+        lanes.append(
+          MarbleLane(
+            title: "\(row.label) (\(row.kind.rawValue))", role: .source,
+            events: signals[row.label]?.events ?? [], describe: describe))
+      case .sub:
+        if let times = try? subscription(row) {
+          lanes.append(
+            MarbleLane(
+              title: "\(row.label) subscribes", role: .subscriptions, subscriptions: [times]))
+        }
       }
     }
     if !mismatches.isEmpty {
       output.append("")
       output.append(contentsOf: mismatches)
     }
-    return TableReport(
+    var report = TableReport(
       mismatches: mismatches, text: output.joined(separator: "\n"),
       actual: actualTable(
         subscribers: subscribers, sources: signals, values: values, tick: tick))
+    report.picture = MarblePicture(
+      lanes: lanes, firstDifference: firstDifference, notes: mismatches.isEmpty ? [] : mismatches)
+    return report
   }
 }
 
