@@ -2,7 +2,7 @@
 SWIFT ?= swift
 ZERO_DEP_MODULES := Sources/Signals Sources/MarbleTesting Sources/MarbleFixtures
 
-.PHONY: build test test-tsan integration-stress lint format check-imports bench demo clean
+.PHONY: build test test-tsan integration-stress lint format check-imports bench demo screenshots clean
 
 build:
 	$(SWIFT) build
@@ -56,3 +56,8 @@ bench:
 ## The main job: every fixture from the command line — each table, PASS/FAIL, a summary.
 demo:
 	$(SWIFT) run marbles Fixtures
+
+## The HTML report of Fixtures/ and some pictures as a browser draws them, in .build/screenshots
+## (needs Chromium: apt-get install chromium; CI does not run it).
+screenshots:
+	scripts/screenshots.sh

@@ -46,6 +46,8 @@ let package = Package(
     .testTarget(
       name: "MarbleFixturesTests",
       dependencies: ["MarbleFixtures", "MarbleTesting", "Signals"],
+      // Golden pictures the tests compare with; not Swift sources.
+      exclude: ["Golden"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

@@ -42,6 +42,21 @@ package struct ScenarioResult: Sendable {
   package var passed: Bool
   /// The table as run: as written when it passed; with `was` rows, carets and sentences when not.
   package var text: String
+  /// The scenario drawn: its lanes, with the expected and actual ones of every wrong row.
+  package var picture: MarblePicture
+  /// One sentence per wrong row; empty when it passed.
+  package var mismatches: [String]
+
+  /// ``picture`` as a standalone SVG document.
+  package var svg: String { picture.svg() }
+
+  /// The scenario's section of an HTML report.
+  package func reportEntry(location: String) -> HTMLReport.Entry {
+    var picture = picture
+    picture.title = nil  // the section's heading names it
+    return HTMLReport.Entry(
+      title: title, location: location, passed: passed, text: text, picture: picture)
+  }
 }
 
 /// A fixture that cannot be read or run: `path:line:column: message`, the line, and a caret.

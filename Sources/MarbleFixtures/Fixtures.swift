@@ -14,9 +14,12 @@ package enum Fixtures {
   /// - Throws: ``FixtureError`` for a pipeline or marble that cannot be read.
   package static func run(_ scenario: Scenario) throws(FixtureError) -> ScenarioResult {
     let report = try execute(scenario)
+    var picture = report.picture
+    picture.title = scenario.title
     return ScenarioResult(
       title: scenario.title, passed: report.passed,
-      text: report.passed ? report.actual : report.text)
+      text: report.passed ? report.actual : report.text, picture: picture,
+      mismatches: report.mismatches)
   }
 
   /// The scenario's resulting timelines — what each subscriber received and what subscriptions each

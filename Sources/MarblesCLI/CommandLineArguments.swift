@@ -32,20 +32,27 @@ package struct CommandLineArguments: Sendable, Equatable {
   package var noColor: Bool
   /// Whether `--quiet` (`-q`) was given: print only failures, errors and the summary.
   package var quiet: Bool
+  /// Where `--html FILE` asks for the run's HTML report.
+  package var htmlPath: String?
+  /// Where `show … --svg FILE` asks for the scenario's picture.
+  package var svgPath: String?
 
   /// Creates parsed arguments (for comparing against in tests).
   package init(
-    command: Command, filter: String? = nil, noColor: Bool = false, quiet: Bool = false
+    command: Command, filter: String? = nil, noColor: Bool = false, quiet: Bool = false,
+    htmlPath: String? = nil, svgPath: String? = nil
   ) {
     self.command = command
     self.filter = filter
     self.noColor = noColor
     self.quiet = quiet
+    self.htmlPath = htmlPath
+    self.svgPath = svgPath
   }
 
   /// The options `marbles` knows, for suggestions.
   static let knownOptions = [
-    "--filter", "--no-color", "--quiet", "-q", "--help", "-h", "--version",
+    "--filter", "--no-color", "--quiet", "-q", "--html", "--svg", "--help", "-h", "--version",
   ]
 
   /// Reads a command line.
@@ -58,6 +65,8 @@ package struct CommandLineArguments: Sendable, Equatable {
   package static func parse(_ arguments: [String]) throws(UsageError) -> CommandLineArguments {
     var positionals: [String] = []
     var filter: String?
+    var htmlPath: String?
+    var svgPath: String?
     var noColor = false
     var quiet = false
     var wantsHelp = false
@@ -92,7 +101,7 @@ package struct CommandLineArguments: Sendable, Equatable {
         } else {
           wantsHelp = true
         }
-      case "--filter":
+      case "--filter", "--html", "--svg":
         let value: String
         if let inlineValue {
           value = inlineValue
@@ -100,18 +109,36 @@ package struct CommandLineArguments: Sendable, Equatable {
           value = arguments[index]
           index += 1
         } else {
+          let example =
+            switch name {
+            case "--html": "marbles --html report.html Fixtures"
+            case "--svg": "marbles show Fixtures/seed004-publish.marbles --svg publish.svg"
+            default: "marbles --filter replayLazily Fixtures"
+            }
           note(
             UsageError(
-              "the option '--filter' needs a text",
-              hint: "Write, for example: marbles --filter replayLazily Fixtures"))
+              "the option '\(name)' needs a \(name == "--filter" ? "text" : "file")",
+              hint: "Write, for example: \(example)"))
           continue
         }
+        let current =
+          switch name {
+          case "--html": htmlPath
+          case "--svg": svgPath
+          default: filter
+          }
         if value.isEmpty {
-          note(UsageError("the option '--filter' needs a non-empty text"))
-        } else if filter != nil {
-          note(UsageError("the option '--filter' may be given only once"))
+          note(
+            UsageError(
+              "the option '\(name)' needs a non-empty \(name == "--filter" ? "text" : "file")"))
+        } else if current != nil {
+          note(UsageError("the option '\(name)' may be given only once"))
         } else {
-          filter = value
+          switch name {
+          case "--html": htmlPath = value
+          case "--svg": svgPath = value
+          default: filter = value
+          }
         }
       default:
         let suggestion = nearest(to: name, among: knownOptions)
@@ -148,7 +175,19 @@ package struct CommandLineArguments: Sendable, Equatable {
         "no fixture files or folders given",
         hint: "Write, for example: marbles Fixtures. \(UsageError.helpHint)")
     }
-    return CommandLineArguments(command: command, filter: filter, noColor: noColor, quiet: quiet)
+    if case .run = command, svgPath != nil {
+      throw UsageError(
+        "'--svg' draws one scenario, so it goes with 'show'",
+        hint: "Write, for example: marbles show Fixtures/seed004-publish.marbles --svg publish.svg")
+    }
+    if case .show = command, htmlPath != nil {
+      throw UsageError(
+        "'--html' reports a run, so it goes with 'run'",
+        hint: "Write, for example: marbles --html report.html Fixtures")
+    }
+    return CommandLineArguments(
+      command: command, filter: filter, noColor: noColor, quiet: quiet, htmlPath: htmlPath,
+      svgPath: svgPath)
   }
 
   /// Splits `--name=value` into its name and value; other arguments have no value.

@@ -61,6 +61,20 @@ enum FixtureFiles {
     }
   }
 
+  /// Writes `text` to `path` (a report or a picture), replacing what is there.
+  ///
+  /// - Parameters:
+  ///   - text: What to write.
+  ///   - path: The file.
+  /// - Throws: ``Problem`` if it cannot be written.
+  static func write(_ text: String, to path: String) throws(Problem) {
+    do {
+      try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    } catch {
+      throw Problem(path: path, reason: reason(for: error))
+    }
+  }
+
   /// The text of a fixture file.
   ///
   /// - Parameter path: The file.

@@ -14,6 +14,10 @@ struct FixtureRunner {
   var filter: String?
   /// Whether to print only failing scenarios, errors and the summary (`--quiet`).
   var quiet = false
+  /// Where to write the run's HTML report (`--html`).
+  var htmlPath: String?
+  /// Where to write the shown scenario's picture (`show --svg`).
+  var svgPath: String?
   /// How to decorate the output.
   var style: OutputStyle
   /// Where to write.
@@ -51,10 +55,13 @@ struct FixtureRunner {
   /// - Parameter paths: Files and folders.
   /// - Returns: What the run found; its ``Tally/status`` is the exit status.
   func run(_ paths: [String]) -> Tally {
-    let tally = forEachScenario(in: paths) { scenario, tally in
+    var report = HTMLReport()
+    var tally = forEachScenario(in: paths, errors: { report.errors.append($0) }) {
+      scenario, tally in
       let location = "\(scenario.path): \(scenario.title)"
       do throws(FixtureError) {
         let result = try Fixtures.run(scenario)
+        report.entries.append(result.reportEntry(location: "\(scenario.path):\(scenario.line)"))
         if result.passed {
           tally.passed += 1
           guard !quiet else { return }
@@ -67,12 +74,25 @@ struct FixtureRunner {
         }
       } catch {
         tally.errors += 1
+        report.entries.append(
+          HTMLReport.Entry(
+            title: scenario.title, location: "\(scenario.path):\(scenario.line)", passed: nil,
+            text: error.description))
         console.output(header(scenario))
         console.error(error.description + "\n")
         console.output(style.fail("ERROR") + " \(location)\n\n")
       }
     }
     console.output("\(tally.passed) passed, \(tally.failed) failed\n")
+    if let htmlPath {
+      do throws(FixtureFiles.Problem) {
+        try FixtureFiles.write(report.html(), to: htmlPath)
+        console.output("report: \(htmlPath)\n")
+      } catch {
+        tally.errors += 1
+        console.error(error.description + "\n")
+      }
+    }
     reportErrorCount(tally)
     return tally
   }
@@ -83,10 +103,22 @@ struct FixtureRunner {
   /// - Returns: What was found; its ``Tally/status`` is ``ExitStatus/success`` unless something
   ///   could not be read or run.
   func show(_ paths: [String]) -> Tally {
+    var drawn: [String] = []
     let tally = forEachScenario(in: paths) { scenario, tally in
       do throws(FixtureError) {
         let timelines = try Fixtures.show(scenario)
         console.output(header(scenario) + indented(timelines) + "\n")
+        guard let svgPath else { return }
+        drawn.append(scenario.title)
+        guard drawn.count == 1 else { return }
+        let picture = try Fixtures.run(scenario).svg
+        do throws(FixtureFiles.Problem) {
+          try FixtureFiles.write(picture, to: svgPath)
+          console.output("picture of '\(scenario.title)': \(svgPath)\n")
+        } catch {
+          tally.errors += 1
+          console.error(error.description + "\n")
+        }
       } catch {
         tally.errors += 1
         console.output(header(scenario))
@@ -94,14 +126,21 @@ struct FixtureRunner {
         console.output(style.fail("ERROR") + " \(scenario.path): \(scenario.title)\n\n")
       }
     }
+    if drawn.count > 1 {
+      console.error(
+        "marbles: --svg draws one scenario: '\(drawn[0])'; \(drawn.count - 1) more matched (pick "
+          + "one with --filter)\n")
+    }
     reportErrorCount(tally)
     return tally
   }
 
   /// Reads and parses each fixture file the paths name, and calls `body` with each scenario the
-  /// filter lets through, in order; reports unreadable paths and syntax errors on the way.
+  /// filter lets through, in order; reports unreadable paths and syntax errors on the way (and
+  /// hands their text to `errors`).
   private func forEachScenario(
-    in paths: [String], _ body: (Scenario, inout Tally) -> Void
+    in paths: [String], errors: (String) -> Void = { _ in },
+    _ body: (Scenario, inout Tally) -> Void
   ) -> Tally {
     var tally = Tally()
     for expansion in FixtureFiles.expand(paths) {
@@ -112,6 +151,7 @@ struct FixtureRunner {
       case .failure(let problem):
         tally.errors += 1
         console.error(problem.description + "\n")
+        errors(problem.description)
         continue
       }
       for path in files {
@@ -121,12 +161,14 @@ struct FixtureRunner {
         } catch {
           tally.errors += 1
           console.error(error.description + "\n")
+          errors(error.description)
           continue
         }
         let fixture = Fixtures.read(text, path: path)
         for error in fixture.errors {
           tally.errors += 1
           console.error(error.description + "\n")
+          errors(error.description)
         }
         for scenario in fixture.scenarios where matches(scenario) {
           tally.selected += 1

@@ -53,7 +53,8 @@ enum MarblesCommand {
       return .error
     }
     let runner = FixtureRunner(
-      filter: parsed.filter, quiet: parsed.quiet,
+      filter: parsed.filter, quiet: parsed.quiet, htmlPath: parsed.htmlPath,
+      svgPath: parsed.svgPath,
       style: .choose(
         noColorOption: parsed.noColor, environment: environment,
         outputIsTerminal: outputIsTerminal),

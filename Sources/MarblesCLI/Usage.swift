@@ -18,6 +18,8 @@ enum Usage {
     OPTIONS:
       --filter TEXT   Only the scenarios whose title or file path contains TEXT (ignoring case).
       -q, --quiet     Print only the failing scenarios, the errors and the summary.
+      --html FILE     (run) Also write one self-contained HTML page with every scenario drawn.
+      --svg FILE      (show) Write the first shown scenario's picture as an SVG file.
       --no-color      Never colour the output. Colour is used only when standard output is a
                       terminal and the NO_COLOR environment variable is unset or empty.
       -h, --help      Show this help.
@@ -35,6 +37,8 @@ enum Usage {
       marbles Fixtures
       marbles --filter replayLazily Fixtures
       marbles --quiet Fixtures
+      marbles --html report.html Fixtures
+      marbles show Fixtures/seed004-six-requests.marbles --filter replayLazily --svg six.svg
       marbles show Fixtures/seed004-publish.marbles
 
     """

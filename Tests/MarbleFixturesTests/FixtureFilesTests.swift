@@ -36,6 +36,10 @@ let fixturePaths: [String] = {
       do {
         let result = try Fixtures.run(scenario)
         #expect(result.passed, "\(path): \(scenario.title)\n\(result.text)")
+        if !result.passed {
+          // The picture, saved with the test's attachments (`swift test --attachments-path DIR`).
+          Attachment.record(result.svg, named: "\(scenario.title) — expected vs actual.svg")
+        }
       } catch {
         Issue.record("\(error)")
       }

@@ -294,4 +294,51 @@ import Testing
     #expect(output.stdout.contains("FAIL  "))
     #expect(!output.stdout.contains(Self.escape))
   }
+
+  // MARK: Pictures
+
+  @Test func htmlWritesOneSelfContainedPageForTheRun() throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("marbles-html-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let report = folder.appendingPathComponent("report.html").path
+    let output = try MarblesExecutable.run([
+      "--html", report, Self.shipped, Self.failingExpectation,
+    ])
+    #expect(output.status == 1, "\(output)")
+    #expect(output.stdout.contains("report: \(report)\n"))
+    let html = try String(contentsOfFile: report, encoding: .utf8)
+    #expect(html.hasPrefix("<!DOCTYPE html>"))
+    #expect(html.contains("Marbles: 2 passed, 1 failed"))
+    #expect(html.components(separatedBy: "<svg ").count - 1 == 3)
+    #expect(
+      html.contains("<span class=\"verdict fail\">FAIL</span>a deliberately wrong expectation"))
+    #expect(!html.contains("<script") && !html.contains("href="))
+  }
+
+  @Test func showWritesOneScenariosPictureWithSvg() throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("marbles-svg-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let picture = folder.appendingPathComponent("six.svg").path
+    let output = try MarblesExecutable.run([
+      "show", Self.shipped, "--filter", "replayLazily", "--svg", picture,
+    ])
+    #expect(output.status == 0, "\(output)")
+    let svg = try String(contentsOfFile: picture, encoding: .utf8)
+    #expect(svg.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg "))
+    #expect(svg.contains(">with replayLazily — one subscription, one request, shared by all six<"))
+  }
+
+  @Test func svgGoesWithShowAndHtmlWithRun() throws {
+    let svgWithRun = try MarblesExecutable.run(["--svg", "x.svg", Self.shipped])
+    #expect(svgWithRun.status == 2)
+    #expect(
+      svgWithRun.stderr.hasPrefix("marbles: '--svg' draws one scenario, so it goes with 'show'"))
+    let htmlWithShow = try MarblesExecutable.run(["show", "--html", "x.html", Self.shipped])
+    #expect(htmlWithShow.status == 2)
+    #expect(htmlWithShow.stderr.hasPrefix("marbles: '--html' reports a run, so it goes with 'run'"))
+  }
 }

@@ -146,9 +146,18 @@ struct SVGRenderer {
     }
     top += Self.axisHeight
 
+    // The first difference, behind the lanes so that it crosses no label.
+    let laneTop = top
+    let lanesBottom = top + picture.lanes.map(Self.height(of:)).reduce(0, +)
+    if let frame = picture.firstDifference {
+      let lineX = x(frame: frame)
+      body.line(
+        x1: lineX, y1: laneTop - 4, x2: lineX, y2: lanesBottom + 2, stroke: "#D00000", width: 2,
+        dash: "5 3")
+    }
+
     // The lanes.
     var laneMiddles: [Int] = []
-    let laneTop = top
     for lane in picture.lanes {
       let height = Self.height(of: lane)
       let middle = top + height - Self.laneHeight / 2
@@ -174,12 +183,9 @@ struct SVGRenderer {
       top += height
     }
 
-    // The first difference.
+    // The first difference's label.
     if let frame = picture.firstDifference {
       let lineX = x(frame: frame)
-      body.line(
-        x1: lineX, y1: laneTop - 4, x2: lineX, y2: top + 2, stroke: "#D00000", width: 2,
-        dash: "5 3")
       body.text(
         "first difference: frame \(frame)", x: lineX + 4, y: top + 14, size: 11,
         fill: "#D00000", anchor: "start")
@@ -238,17 +244,20 @@ struct SVGRenderer {
       previous = frame
     }
     guard columns.count > Self.mostColumns else { return columns }
-    // Keep a window around the focus: the first difference, or the start.
+    // Keep a window around the focus — the first difference, or the start — and the end.
+    let tail = 12
     let focus = picture.firstDifference.flatMap { difference in
       columns.firstIndex(of: .frame(difference))
     }
-    let keep = Self.mostColumns - 2
-    let start = focus.map { max(0, min($0 - keep / 3, columns.count - keep)) } ?? 0
-    let end = min(columns.count, start + keep)
+    let keep = Self.mostColumns - tail - 2
+    let body = columns.count - tail
+    let start = focus.map { max(0, min($0 - keep / 3, body - keep)) } ?? 0
+    let end = min(body, start + keep)
     var windowed: [Column] = []
     if start > 0 { windowed.append(elided(columns[..<start])) }
     windowed += columns[start..<end]
-    if end < columns.count { windowed.append(elided(columns[end...])) }
+    if end < body { windowed.append(elided(columns[end..<body])) }
+    windowed += columns[body...]
     return windowed
   }
 

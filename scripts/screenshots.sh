@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Renders the HTML report of Fixtures/ and a few single pictures to PNG with headless Chromium, to
+# look at them as a browser draws them: `make screenshots`. Installs nothing; CI does not run it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+browser=""
+for candidate in chromium chromium-browser google-chrome; do
+  if command -v "$candidate" >/dev/null 2>&1; then browser="$candidate"; break; fi
+done
+if [ -z "$browser" ]; then
+  echo "screenshots: no Chromium found. On Debian or Ubuntu: sudo apt-get install chromium" >&2
+  exit 1
+fi
+
+out=.build/screenshots
+mkdir -p "$out"
+swift build --product marbles >/dev/null
+marbles=$(swift build --show-bin-path)/marbles
+
+# The report of every fixture, and one picture of each kind.
+"$marbles" --quiet --html "$out/report.html" Fixtures >/dev/null || true
+"$marbles" show Fixtures/seed004-six-requests.marbles --filter replayLazily --svg "$out/replayLazily.svg" >/dev/null
+"$marbles" show Fixtures/operators-time-and-higher-order.marbles --svg "$out/time.svg" >/dev/null
+"$marbles" --html "$out/failing.html" Tests/MarblesCLITests/Fixtures/failing-expectation.marbles >/dev/null || true
+cp docs/*.svg Tests/MarbleFixturesTests/Golden/*.svg "$out/"
+
+shoot() { # file, png, width, height
+  "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars \
+    --screenshot="$2" --window-size="$3,$4" "file://$PWD/$1" >/dev/null 2>&1
+  echo "$2"
+}
+shoot "$out/report.html" "$out/report.png" 1250 4000
+shoot "$out/failing.html" "$out/failing.png" 1250 700
+for svg in "$out"/*.svg; do shoot "$svg" "${svg%.svg}.png" 1000 600; done
