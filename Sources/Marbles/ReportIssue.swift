@@ -89,8 +89,17 @@ struct SourceSite: Sendable {
   /// Swift Testing test there is nothing to attach to, and the text message stands alone.
   func attach(_ svg: String) {
     guard let test = Test.current else { return }
-    let name = String(
-      "\(test.name) — expected vs actual".map { $0.isLetter || $0.isNumber ? $0 : "-" })
+    // `someTest()` or its display name, then what it shows: runs of other characters become one
+    // `-`, so the name is a plain file name.
+    var name = ""
+    for character in (test.displayName ?? test.name) + " expected vs actual" {
+      if character.isLetter || character.isNumber {
+        name.append(character)
+      } else if !name.isEmpty, name.last != "-" {
+        name.append("-")
+      }
+    }
+    if name.last == "-" { name.removeLast() }
     Attachment.record(
       svg, named: name + ".svg",
       sourceLocation: SourceLocation(
