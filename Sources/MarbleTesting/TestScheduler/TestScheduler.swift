@@ -28,8 +28,11 @@
 /// - The queue is a binary heap, O(log n) per action, with an O(1) fast path for work scheduled in
 ///   time order (most of it: hot signals, same-tick follow-ups).
 /// - No lock is held while an action runs, so actions may schedule, subscribe and send freely.
-/// - ``run()`` stops after ``stepLimit`` actions instead of hanging on an endless timer; the result
-///   and ``failures`` say which action kept rescheduling.
+/// - Async work — the tasks of ``task(name:fileID:line:_:)``, `record(sequence)` and what they
+///   create — runs on this scheduler's thread too: every ready job before each action and before
+///   a call returns (see ``TaskDriver``), with ``clock`` as their clock.
+/// - ``run()`` stops after ``stepLimit`` steps (actions, and driven tasks' wake-ups) instead of
+///   hanging on an endless timer; the result and ``failures`` say what kept it going.
 /// - Using the scheduler from two threads at once (or calling `advance` from inside an action) is
 ///   refused with a ``TestSchedulerFailure`` rather than corrupting the queue.
 ///
@@ -73,7 +76,8 @@ public final class TestScheduler: Scheduler, SchedulerWithStandIn {
   /// The length of one tick (and one marble frame).
   public var tick: Duration { core.tick }
 
-  /// How many actions one `run()` or `advance` call may run before it gives up.
+  /// How many steps — actions, and wake-ups of driven tasks — one `run()` or `advance` call may
+  /// run before it gives up.
   public var stepLimit: Int { core.stepLimit }
 
   /// The current virtual time, in ticks.
@@ -82,7 +86,9 @@ public final class TestScheduler: Scheduler, SchedulerWithStandIn {
   /// Whether no action is waiting to run (cancelled actions still count until their time comes).
   public var isIdle: Bool { core.isIdle }
 
-  /// Whether any action that has not been cancelled is waiting to run.
+  /// Whether any action that has not been cancelled is waiting to run, or a job of a task the
+  /// scheduler drives is ready to run. A task sleeping on ``clock`` counts (its wake-up is an
+  /// action); a cancelled sleep does not.
   ///
   /// The check for "disposing cancelled all pending work": after a disposal, an operator that
   /// cleaned up leaves nothing here, though its cancelled actions stay queued (and are skipped)
