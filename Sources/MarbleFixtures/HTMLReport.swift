@@ -95,19 +95,9 @@ package struct HTMLReport: Sendable {
     return page
   }
 
-  /// `text` with HTML's special characters escaped.
+  /// `text` escaped for the page, which is well-formed XML.
   static func escape(_ text: String) -> String {
-    var escaped = ""
-    for character in text {
-      switch character {
-      case "&": escaped += "&amp;"
-      case "<": escaped += "&lt;"
-      case ">": escaped += "&gt;"
-      case "\"": escaped += "&quot;"
-      case "'": escaped += "&#39;"
-      default: escaped.append(character)
-      }
-    }
-    return escaped
+    SVGText.escape(text)
   }
+
 }

@@ -408,7 +408,7 @@ struct SVGRenderer {
 }
 
 /// SVG elements, written as text with every attribute value and text escaped.
-struct SVGText {
+package struct SVGText {
   var text = ""
 
   mutating func line(
@@ -456,8 +456,8 @@ struct SVGText {
   }
 
   /// `text` with the five XML special characters escaped, and control characters (not allowed in
-  /// XML 1.0) replaced by U+FFFD.
-  static func escape(_ text: String) -> String {
+  /// XML 1.0) replaced by U+FFFD: safe as text or as an attribute value in SVG, XML and HTML.
+  package static func escape(_ text: String) -> String {
     var escaped = ""
     escaped.reserveCapacity(text.utf8.count)
     for scalar in text.unicodeScalars {
