@@ -162,8 +162,11 @@ struct SVGRenderer {
       let height = Self.height(of: lane)
       let middle = top + height - Self.laneHeight / 2
       laneMiddles.append(middle)
-      body.text(
-        lane.title, x: gutter - 10, y: middle + 4, size: 12, fill: "#222222", anchor: "end")
+      // The gutter fits 40 characters; a longer title is cut, in full in its tooltip.
+      let label = lane.title.count > 40 ? lane.title.prefix(39) + "…" : lane.title
+      body.open("g", title: lane.title)
+      body.text(label, x: gutter - 10, y: middle + 4, size: 12, fill: "#222222", anchor: "end")
+      body.close("g")
       drawTimeline(lane, middle: middle, from: gutter, to: width - Self.margin, into: &body)
       if case .inner(let frame) = lane.role, let parent = laneMiddles.dropLast().last {
         body.line(

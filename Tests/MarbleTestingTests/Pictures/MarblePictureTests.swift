@@ -103,9 +103,9 @@ import Testing
     let blue = elements.attributes.filter { $0["stroke"] == "#0072B2" }
     // A closed bracket: a line and two ticks; an open one: a line, a tick and an arrowhead.
     #expect(blue.count == 6)
-    #expect(
-      elements.texts.isEmpty == false
-        && elements.names.filter { $0 == "title" }.count == 2)
+    // Each bracket's tooltip says when.
+    #expect(svg.components(separatedBy: "<title>subscribed at frame").count - 1 == 2)
+    #expect(svg.contains("<title>subscribed at frame 1, disposed at frame 4</title>"))
   }
 
   @Test func innerSignalsBranchFromTheirFrame() throws {
@@ -155,6 +155,15 @@ import Testing
     let elements = try #require(Elements.of(svg))
     #expect(elements.texts.contains("+1000"))
     #expect(elements.texts.contains("≈ +n: n frames in which nothing happens."))
+  }
+
+  @Test func aLongLaneTitleIsCutToTheGutterAndKeptInItsTooltip() throws {
+    let title = String(repeating: "long title ", count: 8)
+    let svg = Marble.svg([.next(1, "a")] as [Recorded<Event<String, TestError>>], title: title)
+    let elements = try #require(Elements.of(svg))
+    let label = try #require(elements.texts.first { $0.hasPrefix("long title") })
+    #expect(label.count == 40 && label.hasSuffix("…"))
+    #expect(svg.contains("<title>\(title)</title>"))
   }
 
   @Test func theSameInputGivesTheSameBytes() throws {
