@@ -179,14 +179,12 @@ public struct MarbleTable: Sendable, Equatable {
       do throws(MarbleSyntaxError) {
         switch row.kind {
         case .hot, .send, .cold, .gets:
-          _ = try Marble.parse(
-            row.marble, values: values, error: error, tick: tick, allowsSubscriptionPoint: false,
-            position: .start)
+          _ = try row.events(values: values, error: error, tick: tick)
         case .sub, .subs:
-          _ = try Marble.parseSubscription(row.marble, tick: tick)
+          _ = try row.subscription(tick: tick)
         }
       } catch {
-        errors.append(row.relocated(error))
+        errors.append(error)
       }
     }
     return errors

@@ -103,20 +103,10 @@ extension MarbleTable {
   where Output.Value == Value, Output.Failure == Failure {
     let scheduler = TestScheduler(tick: tick)
     func events(_ row: Row) throws(MarbleSyntaxError) -> [Recorded<Event<Value, Failure>>] {
-      do {
-        return try Marble.parse(
-          row.marble, values: values, error: error, tick: tick, allowsSubscriptionPoint: false,
-          position: .start)
-      } catch {
-        throw row.relocated(error)
-      }
+      try row.events(values: values, error: error, tick: tick)
     }
     func subscription(_ row: Row) throws(MarbleSyntaxError) -> Subscription {
-      do {
-        return try Marble.parseSubscription(row.marble, tick: tick)
-      } catch {
-        throw row.relocated(error)
-      }
+      try row.subscription(tick: tick)
     }
 
     // Sources, in the order declared.
@@ -356,6 +346,33 @@ extension MarbleTable.Row {
   /// An error in this row's marble (positioned within the marble alone), moved to the table.
   func relocated(_ error: MarbleSyntaxError) -> MarbleSyntaxError {
     self.error(error.message, at: error.column)
+  }
+
+  /// The events of this row's marble (a `hot`, `send`, `cold` or `gets` row), read with `values`
+  /// and `error` for `#` (`nil` makes a `#` a mistake).
+  ///
+  /// - Throws: ``MarbleSyntaxError`` at the mistake's line and column in the table.
+  func events<Value, Failure: Error>(
+    values: [Character: Value], error: Failure?, tick: Duration
+  ) throws(MarbleSyntaxError) -> [Recorded<Event<Value, Failure>>] {
+    do {
+      return try Marble.parse(
+        marble, values: values, error: error, tick: tick, allowsSubscriptionPoint: false,
+        position: .start)
+    } catch {
+      throw relocated(error)
+    }
+  }
+
+  /// The subscription this row's marble (a `sub` or `subs` row) draws.
+  ///
+  /// - Throws: ``MarbleSyntaxError`` at the mistake's line and column in the table.
+  func subscription(tick: Duration) throws(MarbleSyntaxError) -> Subscription {
+    do {
+      return try Marble.parseSubscription(marble, tick: tick)
+    } catch {
+      throw relocated(error)
+    }
   }
 
   /// `was` in the kind column, `drawn` on the time axis.
