@@ -52,7 +52,7 @@ struct SourceSite: Sendable {
   /// Reports each task started with `scheduler.task` that is still suspended though the scheduler
   /// has nothing left to run: nothing in virtual time will resume it.
   func reportStalledTasks(of core: SchedulerCore) {
-    guard core.liveActionCount == 0 else { return }
+    guard !core.hasLiveWork else { return }
     for task in core.tasks.takeUnfinished() {
       report(
         "\(task.name) (started at tick \(task.startedAt)) is still suspended at tick \(core.now), "

@@ -73,6 +73,12 @@ package final class SchedulerCore: Scheduler {
     state.withLock { $0.queue.isEmpty }
   }
 
+  /// Whether a pending action has not been cancelled, or a job of a driven task is ready to run.
+  /// O(n) in the queue's length at worst; stops at the first live action.
+  package var hasLiveWork: Bool {
+    driver.readyJobCount > 0 || state.withLock { $0.queue.containsLiveAction }
+  }
+
   /// How many pending actions have not been cancelled, and jobs of driven tasks are ready to run.
   /// O(n) in the queue's length.
   package var liveActionCount: Int {

@@ -93,7 +93,7 @@ public final class TestScheduler: Scheduler, SchedulerWithStandIn {
   /// The check for "disposing cancelled all pending work": after a disposal, an operator that
   /// cleaned up leaves nothing here, though its cancelled actions stay queued (and are skipped)
   /// until their time. O(n) in the queue's length.
-  public var hasScheduledWork: Bool { core.liveActionCount > 0 }
+  public var hasScheduledWork: Bool { core.hasLiveWork }
 
   /// How many actions are waiting, cancelled ones included until their time comes.
   public var pendingActionCount: Int { core.pendingActionCount }
