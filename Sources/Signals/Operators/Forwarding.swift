@@ -17,6 +17,23 @@ extension SignalProtocol {
     }
   }
 
+  /// A signal that subscribes to this one and hands its failure to `onError` together with the
+  /// downstream subscriber; values and completion are forwarded unchanged. The failure-side twin of
+  /// ``forwardingValues(_:)``.
+  func forwardingFailure<NewFailure: Error>(
+    _ makeOnError:
+      @escaping @Sendable (_ downstream: any SubscriberProtocol<Value, NewFailure>) ->
+      @Sendable (Failure) -> Void
+  ) -> Signal<Value, NewFailure> {
+    Signal { downstream in
+      self.subscribe(
+        next: { downstream.sendNext($0) },
+        error: makeOnError(downstream),
+        completed: { downstream.sendCompleted() }
+      )
+    }
+  }
+
   /// Subscribes `downstream` to this signal, forwarding values through `onNext` (or dropping them
   /// when it is `nil`) and errors unchanged; when this signal completes, subscribes `downstream` to
   /// `next()`. The shape of `concat` and `then`.

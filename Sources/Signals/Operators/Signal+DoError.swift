@@ -9,15 +9,11 @@ extension SignalProtocol {
   public func doError(_ sideEffect: @escaping @Sendable (Failure) -> Void)
     -> Signal<Value, Failure>
   {
-    Signal { downstream in
-      self.subscribe(
-        next: { downstream.sendNext($0) },
-        error: { failure in
-          sideEffect(failure)
-          downstream.sendError(failure)
-        },
-        completed: { downstream.sendCompleted() }
-      )
+    forwardingFailure { downstream in
+      { failure in
+        sideEffect(failure)
+        downstream.sendError(failure)
+      }
     }
   }
 }

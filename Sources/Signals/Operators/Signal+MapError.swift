@@ -9,13 +9,7 @@ extension SignalProtocol {
   public func mapError<NewFailure: Error>(
     _ transform: @escaping @Sendable (Failure) -> NewFailure
   ) -> Signal<Value, NewFailure> {
-    Signal { downstream in
-      self.subscribe(
-        next: { downstream.sendNext($0) },
-        error: { downstream.sendError(transform($0)) },
-        completed: { downstream.sendCompleted() }
-      )
-    }
+    forwardingFailure { downstream in { downstream.sendError(transform($0)) } }
   }
 }
 
