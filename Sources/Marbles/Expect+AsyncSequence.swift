@@ -122,6 +122,11 @@ public func assertMarbles(
     filePath: filePath, line: line, column: column)
 }
 
+/// `error` itself if it is a ``TestError``, else a `TestError` naming its type and description.
+@Sendable private func asTestError(_ error: any Error) -> TestError {
+  (error as? TestError) ?? TestError("\(type(of: error)): \(error)")
+}
+
 extension TestSubscriber where Failure == any Error {
   /// The events with each error as a ``TestError``: itself if it is one, else one naming it.
   var testErrorEvents: [Recorded<Event<Value, TestError>>] {
@@ -130,8 +135,7 @@ extension TestSubscriber where Failure == any Error {
         switch recorded.value {
         case .next(let value): .next(value)
         case .completed: .completed
-        case .error(let error):
-          .error((error as? TestError) ?? TestError("\(type(of: error)): \(error)"))
+        case .error(let error): .error(asTestError(error))
         }
       return Recorded(time: recorded.time, value: event)
     }
@@ -173,9 +177,7 @@ public func assertTable<Value: Sendable & Equatable, Output: SignalProtocol>(
     table, values: values, error: TestError(), tick: tick, fileID: fileID, filePath: filePath,
     line: line, column: column
   ) { sources in
-    pipeline(sources).mapError { error in
-      (error as? TestError) ?? TestError("\(type(of: error)): \(error)")
-    }
+    pipeline(sources).mapError(asTestError)
   }
 }
 
