@@ -62,16 +62,12 @@ struct FixtureRunner {
       do throws(FixtureError) {
         let result = try Fixtures.run(scenario)
         report.entries.append(result.reportEntry(location: "\(scenario.path):\(scenario.line)"))
-        if result.passed {
-          tally.passed += 1
-          guard !quiet else { return }
-          console.output(header(scenario) + indented(result.text) + "\n")
-          console.output(style.pass("PASS") + "  \(location)\n\n")
-        } else {
-          console.output(header(scenario) + indented(result.text) + "\n")
-          tally.failed += 1
-          console.output(style.fail("FAIL") + "  \(location)\n\n")
-        }
+        if result.passed { tally.passed += 1 } else { tally.failed += 1 }
+        // --quiet leaves out the scenarios that passed.
+        guard !(quiet && result.passed) else { return }
+        console.output(header(scenario) + indented(result.text) + "\n")
+        console.output(
+          (result.passed ? style.pass("PASS") : style.fail("FAIL")) + "  \(location)\n\n")
       } catch {
         tally.errors += 1
         report.entries.append(
