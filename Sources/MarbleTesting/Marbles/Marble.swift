@@ -193,19 +193,8 @@ public enum Marble {
       marbles, mode: .events(allowsSubscriptionPoint: allowsSubscriptionPoint),
       tick: MarbleTime.tickAttoseconds(tick), position: position, checksKeys: true,
       hasKey: { values[$0] != nil })
-    let origin = scan.subscriptionFrame ?? 0
-    var events: [Recorded<Event<Value, Failure>>] = []
-    events.reserveCapacity(scan.events.count)
-    for scanned in scan.events {
-      let event: Event<Value, Failure>
-      switch scanned.kind {
-      case .value(let character): event = .next(values[character]!)
-      case .completed: event = .completed
-      case .failed: event = .error(try failure(error, at: scanned.index, marbles, position))
-      }
-      events.append(Recorded(time: scanned.frame - origin, value: event))
-    }
-    return events
+    // The scanner checked that every value character is a key.
+    return try events(of: scan, value: { values[$0]! }, error: error, marbles, position)
   }
 
   /// Parses an event marble of `String` values that sits at `position` in a larger text.
@@ -226,13 +215,22 @@ public enum Marble {
       marbles, mode: .events(allowsSubscriptionPoint: allowsSubscriptionPoint),
       tick: MarbleTime.tickAttoseconds(tick), position: position, checksKeys: false,
       hasKey: { _ in false })
+    return try events(of: scan, value: { String($0) }, error: error, marbles, position)
+  }
+
+  /// The events `scan` found, each value character made a value by `value` and each `#` `error`,
+  /// at times counted from the scan's `^` (or the start of the string).
+  private static func events<Value, Failure: Error>(
+    of scan: MarbleScanner.Result, value: (Character) -> Value, error: Failure?,
+    _ marbles: String, _ position: SourcePosition
+  ) throws(MarbleSyntaxError) -> [Recorded<Event<Value, Failure>>] {
     let origin = scan.subscriptionFrame ?? 0
-    var events: [Recorded<Event<String, Failure>>] = []
+    var events: [Recorded<Event<Value, Failure>>] = []
     events.reserveCapacity(scan.events.count)
     for scanned in scan.events {
-      let event: Event<String, Failure>
+      let event: Event<Value, Failure>
       switch scanned.kind {
-      case .value(let character): event = .next(String(character))
+      case .value(let character): event = .next(value(character))
       case .completed: event = .completed
       case .failed: event = .error(try failure(error, at: scanned.index, marbles, position))
       }
