@@ -57,14 +57,16 @@ let package = Package(
       exclude: ["Fixtures"],
       swiftSettings: swiftSettings
     ),
+    // App-shaped code under test that the Swift Testing and XCTest targets share.
+    .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: swiftSettings),
     .testTarget(
       name: "MarblesTests",
-      dependencies: ["Marbles", "MarbleTesting", "Signals"],
+      dependencies: ["Marbles", "MarbleTesting", "Signals", "TestSupport"],
       swiftSettings: swiftSettings
     ),
     .testTarget(
       name: "MarblesXCTests",
-      dependencies: ["Marbles", "MarbleTesting", "Signals"],
+      dependencies: ["Marbles", "MarbleTesting", "Signals", "TestSupport"],
       swiftSettings: swiftSettings
     ),
     .testTarget(

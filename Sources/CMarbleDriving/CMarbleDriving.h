@@ -1,12 +1,15 @@
-// The Swift concurrency runtime's hook for jobs sent to the global executor, which
-// `MarbleTesting` uses to drive the unstructured tasks that code under test creates. The
-// runtime exports the variable from libswift_Concurrency; this header only declares it.
+// What `MarbleTesting`'s task driver needs from the Swift concurrency runtime: the hooks it
+// installs, a few functions the runtime exports, and two small helpers. Declarations only: the
+// runtime (libswift_Concurrency) defines every symbol named here.
 //
-// The runtime calls the hook with the Swift calling convention, in the context of whoever
-// enqueues the job (the task that creates a `Task {}`, or resumes a continuation).
+// The runtime calls the hooks with the Swift calling convention, in the context of whoever
+// enqueues the job: the task that creates a `Task {}` (it is still the current task while the new
+// task is enqueued), or whoever resumes a continuation.
 
 #ifndef C_MARBLE_DRIVING_H
 #define C_MARBLE_DRIVING_H
+
+#include <stdint.h>
 
 #if __has_attribute(swiftcall)
 #define MARBLES_SWIFT_CC __attribute__((swiftcall))
@@ -20,15 +23,100 @@
 #define MARBLES_IMPORTED
 #endif
 
+#define MARBLES_HOOK extern MARBLES_IMPORTED __attribute__((swift_attr("nonisolated(unsafe)")))
+
 /// A job of the Swift concurrency runtime (a task, or part of one).
 typedef struct MarblesJob *MarblesJobRef;
+
+/// A serial executor as the runtime passes it: the executor object and its witness table (with
+/// flags in the low bits); two words, like Swift's `UnownedSerialExecutor`.
+typedef struct {
+  const void *_Nullable identity;
+  uintptr_t implementation;
+} MarblesExecutorRef;
+
+// MARK: Hooks
 
 /// What the runtime would do with a job: enqueue it on the global concurrent executor.
 typedef MARBLES_SWIFT_CC void (*MarblesEnqueueGlobalOriginal)(MarblesJobRef _Nonnull job);
 
 /// Called instead of enqueueing a job on the global concurrent executor, when set.
-extern MARBLES_IMPORTED __attribute__((swift_attr("nonisolated(unsafe)")))
-MARBLES_SWIFT_CC void (* _Nullable swift_task_enqueueGlobal_hook)(
+MARBLES_HOOK MARBLES_SWIFT_CC void (*_Nullable swift_task_enqueueGlobal_hook)(
     MarblesJobRef _Nonnull job, MarblesEnqueueGlobalOriginal _Nonnull original);
+
+/// What the runtime would do with a job to run after a delay in nanoseconds (a sleep on a real
+/// clock).
+typedef MARBLES_SWIFT_CC void (*MarblesEnqueueGlobalWithDelayOriginal)(
+    unsigned long long delay, MarblesJobRef _Nonnull job);
+
+/// Called instead of enqueueing a job after a delay, when set.
+MARBLES_HOOK MARBLES_SWIFT_CC void (*_Nullable swift_task_enqueueGlobalWithDelay_hook)(
+    unsigned long long delay, MarblesJobRef _Nonnull job,
+    MarblesEnqueueGlobalWithDelayOriginal _Nonnull original);
+
+/// What the runtime would do with a job to run at a deadline of a real clock.
+typedef MARBLES_SWIFT_CC void (*MarblesEnqueueGlobalWithDeadlineOriginal)(
+    long long seconds, long long nanoseconds, long long toleranceSeconds,
+    long long toleranceNanoseconds, int clock, MarblesJobRef _Nonnull job);
+
+/// Called instead of enqueueing a job at a deadline, when set.
+MARBLES_HOOK MARBLES_SWIFT_CC void (*_Nullable swift_task_enqueueGlobalWithDeadline_hook)(
+    long long seconds, long long nanoseconds, long long toleranceSeconds,
+    long long toleranceNanoseconds, int clock, MarblesJobRef _Nonnull job,
+    MarblesEnqueueGlobalWithDeadlineOriginal _Nonnull original);
+
+/// What the runtime would answer: the main actor's executor.
+typedef MARBLES_SWIFT_CC MarblesExecutorRef (*MarblesGetMainExecutorOriginal)(void);
+
+/// Called to find the main actor's executor, when set: every hop to the main actor, every
+/// `@MainActor` task and every isolation check of the main actor asks it.
+MARBLES_HOOK MARBLES_SWIFT_CC MarblesExecutorRef (*_Nullable swift_task_getMainExecutor_hook)(
+    MarblesGetMainExecutorOriginal _Nonnull original);
+
+// MARK: Runtime functions
+
+/// A task's process-wide id (increasing in creation order), or a non-task job's id.
+extern MARBLES_IMPORTED MARBLES_SWIFT_CC uint64_t swift_task_getJobTaskId(
+    MarblesJobRef _Nonnull job);
+
+/// The task running on this thread, if any.
+extern MARBLES_IMPORTED MARBLES_SWIFT_CC MarblesJobRef _Nullable swift_task_getCurrent(void);
+
+/// Cancels a task (which must be alive).
+extern MARBLES_IMPORTED MARBLES_SWIFT_CC void swift_task_cancel(MarblesJobRef _Nonnull task);
+
+/// Enqueues a job on the global concurrent executor (through its hook).
+extern MARBLES_IMPORTED MARBLES_SWIFT_CC void swift_task_enqueueGlobal(MarblesJobRef _Nonnull job);
+
+/// Enqueues a job on a serial executor.
+extern MARBLES_IMPORTED MARBLES_SWIFT_CC void swift_task_enqueue(
+    MarblesJobRef _Nonnull job, MarblesExecutorRef executor);
+
+/// A real clock's current time (`clock`: 1 continuous, 2 suspending), as the runtime reads it for
+/// the deadlines it passes to the deadline hook.
+extern MARBLES_IMPORTED MARBLES_SWIFT_CC void swift_get_time(
+    long long *_Nonnull seconds, long long *_Nonnull nanoseconds, int clock);
+
+// MARK: Helpers
+
+/// Whether a job is a task (rather than an actor's or a continuation's job): the job's kind, the
+/// low byte of its flags, which follow the object header and two words the executor owns. The
+/// runtime's job layout is ABI on Apple platforms, and the same on Linux.
+static inline int marbles_job_is_task(MarblesJobRef _Nonnull job) {
+  const unsigned char *bytes = (const unsigned char *)job;
+  return bytes[4 * sizeof(void *)] == 0;
+}
+
+/// Whether this is the process's main thread.
+#if defined(__APPLE__)
+#include <pthread.h>
+static inline int marbles_is_main_thread(void) { return pthread_main_np() != 0; }
+#elif defined(__linux__)
+#include <sys/syscall.h>
+#include <unistd.h>
+static inline int marbles_is_main_thread(void) { return getpid() == (pid_t)syscall(SYS_gettid); }
+#else
+static inline int marbles_is_main_thread(void) { return 0; }
+#endif
 
 #endif

@@ -125,3 +125,12 @@ enum PendingWork {
       + "forget `run()`?"
   }
 }
+
+/// What `MarbleTesting` calls to report, on the current test, a failure no assertion carries (a
+/// hang a scheduler prevented, found when it is released). `MarbleTesting` finds it by name.
+enum TestIssueRecorder: FailureReporting {
+  static func report(_ message: String, at site: SchedulerSite) {
+    SourceSite(fileID: site.fileID, filePath: site.filePath, line: site.line, column: site.column)
+      .report(message)
+  }
+}

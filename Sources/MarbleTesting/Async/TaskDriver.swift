@@ -1,4 +1,5 @@
 import CMarbleDriving
+import Dispatch
 @_spi(Internals) import Signals
 import Synchronization
 
@@ -10,61 +11,127 @@ import Synchronization
   import Darwin
 #endif
 
-/// Runs the async work of one ``TestScheduler`` — its tasks' jobs — on the scheduler's own thread,
-/// inside `advance`, `run` and `flush`, so that async code moves in virtual time, deterministically.
+/// Runs the async work of one ``TestScheduler`` — its tasks' jobs — inside `advance`, `run` and
+/// `flush`, so that async code moves in virtual time, deterministically.
 ///
 /// ## How jobs get here
 ///
 /// A job is a piece of a task between two suspension points. Jobs reach the driver in two ways:
 ///
 /// - **Tasks the scheduler starts** (`scheduler.task { … }`, `record(sequence)`) are created with
-///   this driver as their *task executor preference* (SE-0417). Their jobs — and those of their
-///   child tasks, `async let`s and task groups, which inherit the preference — are always enqueued
-///   here, whoever resumes them.
-/// - **Unstructured tasks that code under test creates** (`Task { … }` inside
-///   swift-async-algorithms' `debounce`, say) do not inherit a preference. Their jobs go to the
-///   global executor, through the runtime's process-wide hook (`swift_task_enqueueGlobal_hook`,
-///   the hook swift-async-algorithms' `AsyncSequenceValidation` uses). The hook routes a job to the
-///   driver whose scheduler is running work *on the thread that enqueues it* — a thread-local that
-///   the drain loop sets while it runs an action or a job — and hands every other job to the
-///   global executor as usual. So a task created, or a continuation resumed, while a scheduler
-///   drives its work belongs to that scheduler; work of other tests, on other threads, is never
-///   touched, and many schedulers drive side by side under `swift test --parallel`.
+///   this driver as their *task executor preference* (SE-0417). Their nonisolated jobs — and
+///   those of their child tasks, `async let`s and task groups, which inherit the preference — are
+///   always enqueued here, whoever resumes them.
+/// - **Every other job of the driven world** — tasks the test body starts after it made the
+///   scheduler, tasks that driven code creates, their main-actor work, the actor jobs driven code
+///   starts — comes through the runtime's hooks, which ask ``DrivenWorld/owner(of:)`` (the one
+///   routing decision; its file explains it).
 ///
 /// ## Order
 ///
 /// The drain loop runs every ready job, first in first out, before each action and before it
 /// returns: async work that an action makes ready (a sleep that ends, a value a signal sends) runs
-/// before virtual time moves, and the same input gives the same interleaving every time.
+/// before virtual time moves, and the same input gives the same interleaving every time. A job
+/// bound for the main actor runs on the main actor: at once if the drain is on the main queue
+/// already, otherwise handed to the main queue while the drain waits for it.
 ///
-/// ## Limits
+/// ## Nothing hangs
 ///
-/// - Work that must run on the main actor, or on an actor with its own executor, goes there and
-///   is not driven: it runs when that executor gets to it, outside virtual time.
-/// - An unstructured task resumed from outside a drain — by a real clock, a Dispatch queue, a
-///   thread — goes to the global executor and runs in real time. A task waiting on such a thing
-///   is reported by `flush()` (in `Marbles`) rather than awaited.
+/// A driver whose work is ready, or asleep on the scheduler's clock, while nobody has driven it
+/// for ``stallTimeout`` of real time — a test awaiting a driven task's value before `run()` — is
+/// given up by the ``Watchdog``: its tasks are cancelled and handed to the runtime's own
+/// executors, so the await ends, and the scheduler records a ``TestSchedulerFailure`` that the
+/// next assertion, `flush()`, or the scheduler's release reports. A drain that cannot reach the
+/// main actor within the same time stops and reports that instead of waiting for ever.
 package final class TaskDriver: TaskExecutor {
+  /// Where a ready job must run.
+  package enum Target: Sendable {
+    /// On the drain's thread: a nonisolated job, or an actor's job.
+    case global
+    /// On the main actor.
+    case main
+  }
+
+  struct ReadyJob: Sendable {
+    let job: UnownedJob
+    let target: Target
+  }
+
   /// The ready jobs, in the order they became ready.
-  private let ready = Locked(FIFOQueue<UnownedJob>())
+  private let ready = Locked(FIFOQueue<ReadyJob>())
   /// How many jobs are ready: read without the lock, so that a drain with no async work checks
   /// for jobs without taking it between actions.
   private let readyCount = Atomic(0)
+  /// Tasks with a larger id were created after this driver.
+  package let watermark: UInt64
+  /// How long, in real time, work may wait for a drain — or a drain for the main actor — before
+  /// it is given up and reported.
+  package let stallTimeout: Duration
+  /// What the watchdog and the release of the scheduler look at.
+  private let watch = Locked(Watch())
+  /// How many drains have begun: the watchdog sees progress when it changes.
+  private let drains = Atomic(0)
+  /// Whether the driver has let its work go; read by the routing decision without a lock.
+  private let isAbandoned = Atomic(false)
+  /// The engine of the scheduler this driver belongs to, while it exists.
+  private let owner = Locked(WeakCore())
 
-  package init() {
-    TaskDriver.installHook()
+  struct WeakCore {
+    weak var core: SchedulerCore?
   }
 
-  /// Takes a job that is ready to run; it runs at the scheduler's next drain.
+  struct Watch {
+    /// Why the driver let its work go, once it has.
+    var abandonment: TestSchedulerFailure?
+    /// The tasks asleep on the scheduler's clock, which a give-up wakes.
+    var sleeps: [ObjectIdentifier: any AbandonableSleep] = [:]
+    /// What driven tasks did that virtual time cannot drive (a sleep on a real clock), to name it
+    /// in reports.
+    var notes: [String] = []
+    /// When the watchdog first saw the driver's work waiting with no drain, and the drain count
+    /// then.
+    var stalledSince: (at: ContinuousClock.Instant, drains: Int)?
+    var isDraining = false
+  }
+
+  package init(stallTimeout: Duration) {
+    self.stallTimeout = stallTimeout
+    watermark = DrivenWorld.nextTaskID()
+    DrivenWorld.register(self)
+  }
+
+  deinit {
+    DrivenWorld.unregister(ObjectIdentifier(self))
+  }
+
+  /// The engine of the scheduler this driver belongs to, if it still exists.
+  var core: SchedulerCore? {
+    owner.withLock { $0.core }
+  }
+
+  func attach(to core: SchedulerCore) {
+    owner.withLock { $0.core = core }
+  }
+
+  // MARK: Ready jobs
+
+  /// Takes a job of a task that prefers this executor.
   package func enqueue(_ job: consuming ExecutorJob) {
-    makeReady(UnownedJob(job))
+    makeReady(UnownedJob(job), on: .global)
   }
 
-  private func makeReady(_ job: UnownedJob) {
-    ready.withLock { ready in
-      ready.append(job)
+  /// Makes a job ready to run at the scheduler's next drain — or, once the driver has let its
+  /// work go, sends it where it would have gone.
+  func makeReady(_ job: UnownedJob, on target: Target) {
+    let isAbandoned = ready.withLock { ready -> Bool in
+      // NB: read under the ready lock, so that a give-up, which empties the queue under it too,
+      // never leaves a job behind.
+      guard watch.withLock({ $0.abandonment == nil }) else { return true }
+      ready.append(ReadyJob(job: job, target: target))
       readyCount.add(1, ordering: .releasing)
+      return false
     }
+    if isAbandoned { Self.release(ReadyJob(job: job, target: target), cancelling: false) }
   }
 
   /// How many jobs are ready to run.
@@ -73,7 +140,7 @@ package final class TaskDriver: TaskExecutor {
   }
 
   /// Takes the next ready job, if any.
-  func takeReadyJob() -> UnownedJob? {
+  func takeReadyJob() -> ReadyJob? {
     guard readyCount.load(ordering: .acquiring) > 0 else { return nil }
     return ready.withLock { ready in
       let job = ready.popFirst()
@@ -83,17 +150,36 @@ package final class TaskDriver: TaskExecutor {
   }
 
   /// Puts a job taken but not run back, first in line.
-  func putBack(_ job: UnownedJob) {
+  func putBack(_ job: ReadyJob) {
     ready.withLock { ready in
       ready.pushFirst(job)
       readyCount.add(1, ordering: .releasing)
     }
   }
 
-  /// Runs `job` on this thread, with this driver as the current task executor. Call it inside
+  /// Runs a ready job: on this thread, or on the main actor. Call it inside
   /// ``withCurrentDriver(_:)``.
-  func run(_ job: UnownedJob) {
-    job.runSynchronously(on: asUnownedTaskExecutor())
+  ///
+  /// - Returns: `false` if the job is bound for the main actor and the main queue did not take it
+  ///   within ``stallTimeout``; it then runs whenever the main queue comes free.
+  func run(_ ready: ReadyJob) -> Bool {
+    let job = ready.job
+    switch ready.target {
+    case .global:
+      job.runSynchronously(on: asUnownedTaskExecutor())
+    case .main where MainQueue.isCurrent:
+      job.runSynchronously(on: MainActorRouter.shared.asUnownedSerialExecutor())
+    case .main:
+      let done = DispatchSemaphore(value: 0)
+      DispatchQueue.main.async {
+        self.withCurrentDriver {
+          job.runSynchronously(on: MainActorRouter.shared.asUnownedSerialExecutor())
+        }
+        done.signal()
+      }
+      return done.wait(timeout: .now() + .nanoseconds(Self.nanoseconds(stallTimeout))) == .success
+    }
+    return true
   }
 
   // MARK: The driver whose work this thread runs
@@ -101,7 +187,7 @@ package final class TaskDriver: TaskExecutor {
   /// Runs `body` with this driver recorded as the one whose work this thread is running, so that
   /// the jobs enqueued meanwhile come here.
   package func withCurrentDriver<Result>(_ body: () throws -> Result) rethrows -> Result {
-    let key = Self.currentKey
+    let key = ThreadSlot.driverKey
     let previous = pthread_getspecific(key)
     pthread_setspecific(key, Unmanaged.passUnretained(self).toOpaque())
     defer { pthread_setspecific(key, previous) }
@@ -110,45 +196,156 @@ package final class TaskDriver: TaskExecutor {
 
   /// The driver whose work this thread is running, if any.
   static var current: TaskDriver? {
-    guard let pointer = pthread_getspecific(currentKey) else { return nil }
+    guard let pointer = pthread_getspecific(ThreadSlot.driverKey) else { return nil }
     return Unmanaged<TaskDriver>.fromOpaque(pointer).takeUnretainedValue()
   }
 
-  /// NB: a thread-specific slot rather than a task-local: the drain loop runs outside the tasks
-  /// it drives, and the hook must find the driver whether the enqueuer is a driven task, an action
-  /// of the scheduler, or a job of an unstructured task.
-  private static let currentKey: pthread_key_t = {
-    var key = pthread_key_t()
-    pthread_key_create(&key, nil)
-    return key
-  }()
-
-  // MARK: The global hook
-
-  /// The hook's job router: a job enqueued while a driver's work runs on this thread goes to that
-  /// driver; any other goes to the global executor.
-  private static func route(_ job: MarblesJobRef, _ original: MarblesEnqueueGlobalOriginal) {
-    guard let driver = TaskDriver.current else { return original(job) }
-    driver.makeReady(unsafeBitCast(job, to: UnownedJob.self))
+  /// Marks a drain's start and end, which the watchdog counts as progress.
+  func drain<Result>(_ body: () throws -> Result) rethrows -> Result {
+    drains.add(1, ordering: .relaxed)
+    watch.withLock {
+      $0.isDraining = true
+      $0.stalledSince = nil
+    }
+    defer { watch.withLock { $0.isDraining = false } }
+    // A synchronous XCTest method's new tasks wait for the first scheduler it drives.
+    DrivenWorld.adoptHeldJobs(into: self)
+    return try withCurrentDriver(body)
   }
 
-  /// Installs the router as the runtime's global-enqueue hook, unless it is installed already.
+  // MARK: Sleeps
+
+  /// Records a sleep on the scheduler's clock, which a give-up wakes with cancellation.
   ///
-  /// NB: checked for every new driver: another library (swift-async-algorithms'
-  /// `AsyncSequenceValidation`) may have set the hook, or cleared it, since.
-  static func installHook() {
-    hookLock.withLock { ours in
-      let installed = swift_task_enqueueGlobal_hook.map {
-        unsafeBitCast($0, to: UnsafeRawPointer.self)
-      }
-      guard ours == nil || installed != ours else { return }
-      swift_task_enqueueGlobal_hook = { job, original in TaskDriver.route(job, original) }
-      ours = swift_task_enqueueGlobal_hook.map { unsafeBitCast($0, to: UnsafeRawPointer.self) }
+  /// - Returns: `false` if the driver has let its work go: the sleep must end at once.
+  func register(_ sleep: some AbandonableSleep) -> Bool {
+    watch.withLock { watch in
+      guard watch.abandonment == nil else { return false }
+      watch.sleeps[ObjectIdentifier(sleep)] = sleep
+      return true
     }
   }
 
-  /// Our hook's address, once installed.
+  /// Forgets a sleep that ended.
+  func unregister(_ sleep: some AbandonableSleep) {
+    _ = watch.withLock { $0.sleeps.removeValue(forKey: ObjectIdentifier(sleep)) }
+  }
+
+  /// A driven task's job that sleeps on a real clock: it comes back here when the time has
+  /// passed in real time, and the sleep is noted for reports, by name.
+  func sleepOnRealClock(_ job: UnownedJob, for delay: Duration) {
+    note(
+      "a driven task sleeps \(delay) on a real clock (ContinuousClock, SuspendingClock or "
+        + "Task.sleep(nanoseconds:)), which virtual time cannot move: give it scheduler.clock")
+    DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Self.nanoseconds(delay))) {
+      self.makeReady(job, on: .global)
+    }
+  }
+
+  /// ``sleepOnRealClock(_:for:)`` for a deadline of a real clock (`clock` as the runtime numbers
+  /// them).
+  func sleepOnRealClock(_ job: UnownedJob, until deadline: Duration, clock: Int32) {
+    var seconds: Int64 = 0
+    var nanoseconds: Int64 = 0
+    swift_get_time(&seconds, &nanoseconds, clock)
+    sleepOnRealClock(job, for: deadline - (.seconds(seconds) + .nanoseconds(nanoseconds)))
+  }
+
+  /// Notes something driven work did outside virtual time, once.
+  func note(_ note: String) {
+    watch.withLock { watch in
+      if !watch.notes.contains(note) { watch.notes.append(note) }
+    }
+  }
+
+  /// What driven work did outside virtual time.
+  package var notes: [String] {
+    watch.withLock { $0.notes }
+  }
+
+  // MARK: Giving up
+
+  /// Whether the driver has let its work go: it then takes no new work.
+  var hasLetGo: Bool {
+    isAbandoned.load(ordering: .acquiring)
+  }
+
+  /// Why the driver let its work go, if it has.
+  package var abandonment: TestSchedulerFailure? {
+    watch.withLock { $0.abandonment }
+  }
+
+  /// Whether work is waiting — ready, or asleep on the clock — with no drain to run it.
+  var hasWaitingWork: Bool {
+    readyJobCount > 0 || watch.withLock { !$0.sleeps.isEmpty }
+  }
+
+  /// The watchdog's look: `true` once work has waited ``stallTimeout`` (less the watchdog's own
+  /// period, so the whole wait stays within it) with no drain begun.
+  func isStalled(at now: ContinuousClock.Instant, period: Duration) -> Bool {
+    let drainsBegun = drains.load(ordering: .relaxed)
+    let hasWork = hasWaitingWork
+    return watch.withLock { watch in
+      guard watch.abandonment == nil, !watch.isDraining, hasWork else {
+        watch.stalledSince = nil
+        return false
+      }
+      guard let since = watch.stalledSince, since.drains == drainsBegun else {
+        watch.stalledSince = (now, drainsBegun)
+        return false
+      }
+      return since.at.duration(to: now) >= stallTimeout - period
+    }
+  }
+
+  /// Lets the driver's work go: cancels its ready tasks and hands them to the runtime's own
+  /// executors, wakes its sleeping tasks with cancellation, and sends every later job straight
+  /// where it would have gone. Happens once; a drain in progress prevents it.
   ///
-  /// NB: `Locked`, not a bare `Mutex`: its handoff is visible to the thread sanitizer.
-  private static let hookLock = Locked<UnsafeRawPointer?>(nil)
+  /// - Returns: Whether this call gave the work up.
+  @discardableResult
+  func abandon(because failure: TestSchedulerFailure) -> Bool {
+    let taken = ready.withLock { ready -> (jobs: [ReadyJob], sleeps: [any AbandonableSleep])? in
+      let sleeps = watch.withLock { watch -> [any AbandonableSleep]? in
+        guard watch.abandonment == nil, !watch.isDraining else { return nil }
+        watch.abandonment = failure
+        isAbandoned.store(true, ordering: .releasing)
+        defer { watch.sleeps = [:] }
+        return Array(watch.sleeps.values)
+      }
+      guard let sleeps else { return nil }
+      var jobs: [ReadyJob] = []
+      while let job = ready.popFirst() { jobs.append(job) }
+      readyCount.store(0, ordering: .releasing)
+      return (jobs, sleeps)
+    }
+    guard let taken else { return false }
+    for job in taken.jobs { Self.release(job, cancelling: true) }
+    for sleep in taken.sleeps { sleep.abandon() }
+    return true
+  }
+
+  /// Sends a job where it would have gone without the driver, cancelling its task first if asked.
+  static func release(_ ready: ReadyJob, cancelling: Bool) {
+    if cancelling { DrivenWorld.cancelTask(of: ready.job) }
+    switch ready.target {
+    case .global: DrivenWorld.enqueueGlobal(ready.job)
+    case .main: DrivenWorld.enqueueMain(ready.job)
+    }
+  }
+
+  private static func nanoseconds(_ duration: Duration) -> Int {
+    let (seconds, attoseconds) = duration.components
+    guard seconds >= 0 else { return 0 }
+    let (nanoseconds, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+    guard !overflow, nanoseconds < Int64(Int.max) - 1_000_000_000 else { return Int.max / 2 }
+    return Int(nanoseconds + attoseconds / 1_000_000_000)
+  }
+}
+
+/// A sleep on the scheduler's clock, which a driver that gives its work up wakes with
+/// cancellation.
+protocol AbandonableSleep: AnyObject, Sendable {
+  /// Cancels the sleeping task and resumes it, throwing `CancellationError`.
+  func abandon()
 }

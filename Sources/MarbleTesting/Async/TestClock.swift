@@ -1,3 +1,4 @@
+import CMarbleDriving
 @_spi(Internals) import Signals
 
 /// A `Clock` that reads a ``TestScheduler``'s virtual time: async code under test that takes
@@ -81,7 +82,15 @@ public struct TestClock: Clock, Sendable {
     try Task.checkCancellation()
     let tick = core.ticks(deadline.offset)
     guard tick > core.now else { return }
-    let sleep = Sleep()
+    let driver = core.driver
+    let sleep = Sleep(task: swift_task_getCurrent())
+    guard driver.register(sleep) else {
+      // The scheduler gave its work up (nothing drove it): the task winds down instead of waiting
+      // for a wake-up that never comes.
+      withUnsafeCurrentTask { $0?.cancel() }
+      throw CancellationError()
+    }
+    defer { driver.unregister(sleep) }
     try await withTaskCancellationHandler {
       try await withUnsafeThrowingContinuation {
         (continuation: UnsafeContinuation<Void, any Error>) in
@@ -96,7 +105,7 @@ public struct TestClock: Clock, Sendable {
 
 /// One sleep on a ``TestClock``: resumed once, by the scheduler's wake-up or by cancellation,
 /// whichever comes first; cancellation also removes the wake-up.
-private final class Sleep: Sendable {
+private final class Sleep: AbandonableSleep {
   private enum State {
     case waiting
     case sleeping(UnsafeContinuation<Void, any Error>, wakeUp: any Disposable)
@@ -106,6 +115,15 @@ private final class Sleep: Sendable {
   }
 
   private let state = Locked(State.waiting)
+  /// The sleeping task, to cancel if the scheduler gives up.
+  ///
+  /// NB: only dereferenced by ``abandon()`` while the task is suspended in this sleep, which keeps
+  /// it alive.
+  private nonisolated(unsafe) let task: MarblesJobRef?
+
+  init(task: MarblesJobRef?) {
+    self.task = task
+  }
 
   /// The continuation is there; resumes it at once if the sleep has already ended.
   func start(_ continuation: UnsafeContinuation<Void, any Error>, wakeUp: any Disposable) {
@@ -124,8 +142,26 @@ private final class Sleep: Sendable {
 
   /// Ends the sleep: `nil` for the wake-up, an error for cancellation.
   func end(with error: (any Error)?) {
-    let sleeping = state.withLock {
-      state -> (UnsafeContinuation<Void, any Error>, any Disposable)? in
+    guard let (continuation, wakeUp) = take(endingWith: error) else { return }
+    if error != nil { wakeUp.dispose() }
+    resume(continuation, error)
+  }
+
+  /// Cancels the sleeping task and resumes it with `CancellationError`.
+  func abandon() {
+    guard let (continuation, wakeUp) = take(endingWith: CancellationError()) else { return }
+    wakeUp.dispose()
+    // The task stays suspended here until the resume below: cancelling it first is safe, and runs
+    // its cancellation handlers (this sleep's own finds the sleep over).
+    if let task { swift_task_cancel(task) }
+    resume(continuation, CancellationError())
+  }
+
+  /// Marks the sleep over and takes its continuation, if it is waiting for one.
+  private func take(endingWith error: (any Error)?)
+    -> (UnsafeContinuation<Void, any Error>, any Disposable)?
+  {
+    state.withLock { state -> (UnsafeContinuation<Void, any Error>, any Disposable)? in
       switch state {
       case .waiting:
         state = .ended(error)
@@ -137,9 +173,6 @@ private final class Sleep: Sendable {
         return nil
       }
     }
-    guard let (continuation, wakeUp) = sleeping else { return }
-    if error != nil { wakeUp.dispose() }
-    resume(continuation, error)
   }
 
   private func resume(_ continuation: UnsafeContinuation<Void, any Error>, _ error: (any Error)?) {

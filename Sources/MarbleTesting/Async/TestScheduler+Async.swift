@@ -32,9 +32,18 @@ extension TestScheduler {
   ) -> Task<Success, any Error> {
     let record = core.tasks.start(
       name: name ?? "task at \(fileID):\(line)", at: core.now)
-    return Task(executorPreference: core.driver) {
+    let driver = core.driver
+    return Task(executorPreference: driver) {
       defer { record.finish() }
-      return try await body()
+      // A scheduler that gave its work up (nothing drove it) fails the task, so that whoever
+      // awaits its value learns why instead of getting a value made without virtual time.
+      if let failure = driver.abandonment { throw record.failure(given: failure) }
+      do {
+        return try await body()
+      } catch {
+        if let failure = driver.abandonment { throw record.failure(given: failure) }
+        throw error
+      }
     }
   }
 
@@ -81,6 +90,16 @@ package final class DrivenTasks: Sendable {
 
     func finish() { finished.store(true, ordering: .releasing) }
 
+    /// What this task throws when its scheduler gave its work up: the scheduler's failure, with
+    /// this task named first.
+    func failure(given failure: TestSchedulerFailure) -> TestSchedulerFailure {
+      guard failure.kind == .undrivenWork else { return failure }
+      return TestSchedulerFailure(
+        kind: .undrivenWork,
+        message: "\(name) (started at tick \(startedAt)) was never driven to its end: "
+          + failure.message)
+    }
+
     package var isFinished: Bool { finished.load(ordering: .acquiring) }
   }
 
@@ -90,6 +109,11 @@ package final class DrivenTasks: Sendable {
     let record = Record(name: name, startedAt: tick)
     records.withLock { $0.append(record) }
     return record
+  }
+
+  /// The tasks whose body has not returned.
+  package var unfinished: [Record] {
+    records.withLock { records in records.filter { !$0.isFinished } }
   }
 
   /// Takes the tasks whose body has not returned, to report them once; forgets the ones that have.

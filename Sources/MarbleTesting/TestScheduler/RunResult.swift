@@ -42,6 +42,12 @@ public struct TestSchedulerFailure: Error, Sendable, Equatable, CustomStringConv
     /// `run()` or `advance` was called while the scheduler was already running actions — from
     /// another thread, or from inside one of its own actions.
     case concurrentUse
+    /// Async work the scheduler drives waited ``TestScheduler/stallTimeout`` of real time with
+    /// nothing driving it — a test awaiting a driven task before `run()` — and was given up.
+    case undrivenWork
+    /// A drain waited ``TestScheduler/stallTimeout`` of real time for the main actor to run
+    /// driven main-actor work, and stopped.
+    case mainActorUnavailable
   }
 
   /// What went wrong.
@@ -51,4 +57,16 @@ public struct TestSchedulerFailure: Error, Sendable, Equatable, CustomStringConv
 
   /// The ``message``.
   public var description: String { message }
+}
+
+/// Where a ``TestScheduler`` was made: the place its reports point at when no assertion carries
+/// one.
+package struct SchedulerSite: Sendable, CustomStringConvertible {
+  package let fileID: String
+  package let filePath: StaticString
+  package let line: UInt
+  package let column: UInt
+
+  /// `Module/File.swift:12`.
+  package var description: String { "\(fileID):\(line)" }
 }

@@ -40,14 +40,19 @@ package final class SchedulerCore: Scheduler {
 
   let state = Locked(State())
   /// Runs the jobs of the tasks this scheduler drives.
-  package let driver = TaskDriver()
+  package let driver: TaskDriver
   /// The tasks started with `task(…)`.
   package let tasks = DrivenTasks()
+  /// Where the scheduler was made, for reports that no assertion carries.
+  package let site: SchedulerSite
 
-  init(tick: Duration, stepLimit: Int) {
+  init(tick: Duration, stepLimit: Int, stallTimeout: Duration, site: SchedulerSite) {
     self.tick = tick
     self.stepLimit = stepLimit
+    self.site = site
     tickAttoseconds = Self.attoseconds(tick)
+    driver = TaskDriver(stallTimeout: stallTimeout)
+    driver.attach(to: self)
   }
 
   /// The scheduler this core belongs to, or `nil` once it has been released.
@@ -208,9 +213,10 @@ package final class SchedulerCore: Scheduler {
 
     var actionsRun = 0
     var isAtStepLimit = false
+    var isMainActorUnavailable = false
     // NB: the thread runs this scheduler's work from here on, so that the tasks created and the
     // continuations resumed by its actions and jobs are driven by it (see `TaskDriver`).
-    driver.withCurrentDriver {
+    driver.drain {
       while true {
         // Every ready job of a driven task runs before the next action: the async work an action
         // made ready happens before virtual time moves.
@@ -220,10 +226,13 @@ package final class SchedulerCore: Scheduler {
             isAtStepLimit = true
             break
           }
-          driver.run(job)
           actionsRun += 1
+          guard driver.run(job) else {
+            isMainActorUnavailable = true
+            break
+          }
         }
-        if isAtStepLimit { break }
+        if isAtStepLimit || isMainActorUnavailable { break }
         let next = state.withLock { state -> (key: ActionHeap.Key, body: @Sendable () -> Void)? in
           while let time = state.queue.firstTime, limit.map({ time <= $0 }) ?? true,
             let first = state.queue.popFirst()
@@ -269,6 +278,9 @@ package final class SchedulerCore: Scheduler {
     if isAtStepLimit {
       return RunResult(actionsRun: actionsRun, now: now, failure: stopAtStepLimit(actionsRun))
     }
+    if isMainActorUnavailable {
+      return RunResult(actionsRun: actionsRun, now: now, failure: stopForTheMainActor())
+    }
     let now = state.withLock { state -> Int in
       if let limit { state.now = max(state.now, limit) }
       state.running = nil
@@ -276,6 +288,56 @@ package final class SchedulerCore: Scheduler {
       return state.now
     }
     return RunResult(actionsRun: actionsRun, now: now, failure: nil)
+  }
+
+  /// Ends a call whose main-actor job the main queue did not take within the stall timeout.
+  private func stopForTheMainActor() -> TestSchedulerFailure {
+    state.withLock { state in
+      let failure = TestSchedulerFailure(
+        kind: .mainActorUnavailable,
+        message: "TestScheduler (made at \(site)) waited \(driver.stallTimeout) of real time at "
+          + "tick \(state.now) for the main actor to run driven main-actor work, but the main "
+          + "actor never came free. Is the test blocking it — a @MainActor test waiting on a lock "
+          + "or a semaphore — while another thread drives the scheduler? Drive the scheduler from "
+          + "the main actor, or leave the main actor free while another thread drives it.")
+      state.failures.append(failure)
+      state.running = nil
+      state.isRunning = false
+      return failure
+    }
+  }
+
+  // MARK: Work nobody drives
+
+  /// Gives up the driven work that has waited the stall timeout with no drain (the watchdog's
+  /// call): records why, and lets the work go so that whoever awaits it stops waiting.
+  func giveUpStalledWork() {
+    let unfinished = tasks.unfinished.map { "\($0.name) (started at tick \($0.startedAt))" }
+    let ready = driver.readyJobCount
+    let failure = state.withLock { state in
+      TestSchedulerFailure(
+        kind: .undrivenWork,
+        message: "TestScheduler (made at \(site)) has async work that nothing drove for "
+          + "\(driver.stallTimeout) of real time, at tick \(state.now)"
+          + (unfinished.isEmpty ? "" : ": " + unfinished.joined(separator: ", "))
+          + " (\(ready) job\(ready == 1 ? "" : "s") ready to run). A test that awaits driven work "
+          + "— the value of a scheduler.task, or of a Task the test started — must drive it "
+          + "first: call scheduler.advance(by:), run() or flush() before the await. The work was "
+          + "cancelled and let go, so that the test does not hang.")
+    }
+    guard driver.abandon(because: failure) else { return }
+    state.withLock { $0.failures.append(failure) }
+  }
+
+  /// Lets the driven work go when the scheduler is released, so that nothing waits on it for
+  /// ever.
+  func release() {
+    DrivenWorld.unregister(ObjectIdentifier(driver))
+    driver.abandon(
+      because: TestSchedulerFailure(
+        kind: .undrivenWork,
+        message: "TestScheduler (made at \(site)) was released before it drove this work; it was "
+          + "cancelled and let go."))
   }
 
   /// Ends a call that ran `stepLimit` actions with live work still due: records which action kept

@@ -49,16 +49,38 @@ public final class TestScheduler: Scheduler, SchedulerWithStandIn {
   /// The `expect(…)` registrations that no `flush()` has checked yet, by registration order.
   private let expectations = Locked(ExpectationLedger())
 
+  /// The default for ``stallTimeout``: ten seconds.
+  public static let defaultStallTimeout = Duration.seconds(10)
+
   /// Creates a scheduler whose clock reads tick 0.
+  ///
+  /// From now on, the tasks this test starts — `Task { }`, `Task.detached`, a task that code under
+  /// test starts in an `init` or a `didSet` — are driven by this scheduler (see ``TaskDriver``).
   ///
   /// - Parameters:
   ///   - tick: The virtual length of one tick (one marble frame); positive.
   ///   - stepLimit: How many actions one `run()` or `advance` call may run.
-  /// - Precondition: `tick > .zero` and `stepLimit > 0`.
-  public init(tick: Duration = .milliseconds(1), stepLimit: Int = TestScheduler.defaultStepLimit) {
+  ///   - stallTimeout: How long, in real time, driven work may wait with nothing driving it (a
+  ///     test awaiting a driven task before `run()`), or a drain may wait for the main actor,
+  ///     before the scheduler gives up and reports it instead of hanging; positive.
+  ///   - fileID: The caller's file ID (filled in for you), for reports no assertion carries.
+  ///   - filePath: The caller's file path (filled in for you).
+  ///   - line: The caller's line (filled in for you).
+  ///   - column: The caller's column (filled in for you).
+  /// - Precondition: `tick > .zero`, `stepLimit > 0` and `stallTimeout > .zero`.
+  public init(
+    tick: Duration = .milliseconds(1), stepLimit: Int = TestScheduler.defaultStepLimit,
+    stallTimeout: Duration = TestScheduler.defaultStallTimeout,
+    fileID: String = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+  ) {
     precondition(tick > .zero, "A TestScheduler's tick must be positive (got \(tick)).")
     precondition(stepLimit > 0, "A TestScheduler's stepLimit must be positive (got \(stepLimit)).")
-    core = SchedulerCore(tick: tick, stepLimit: stepLimit)
+    precondition(
+      stallTimeout > .zero, "A TestScheduler's stallTimeout must be positive (got \(stallTimeout)).")
+    core = SchedulerCore(
+      tick: tick, stepLimit: stepLimit, stallTimeout: stallTimeout,
+      site: SchedulerSite(fileID: fileID, filePath: filePath, line: line, column: column))
     core.adopt(by: self)
   }
 
@@ -67,6 +89,9 @@ public final class TestScheduler: Scheduler, SchedulerWithStandIn {
     for expectation in unchecked { expectation.unchecked(expectation.check != nil) }
     // Pending closures may hold what holds the core: release them so that such cycles end here.
     core.removeAll()
+    core.release()
+    // A hang that was prevented is a failure even if no assertion came after it.
+    core.reportUnreportedStalls()
   }
 
   /// What operators keep instead of the scheduler: its engine, so that an operator waiting in the
@@ -79,6 +104,11 @@ public final class TestScheduler: Scheduler, SchedulerWithStandIn {
   /// How many steps — actions, and wake-ups of driven tasks — one `run()` or `advance` call may
   /// run before it gives up.
   public var stepLimit: Int { core.stepLimit }
+
+  /// How long, in real time, driven work may wait with nothing driving it, or a drain may wait for
+  /// the main actor, before the scheduler gives up and reports it (``TestSchedulerFailure/Kind-swift.enum/undrivenWork``,
+  /// ``TestSchedulerFailure/Kind-swift.enum/mainActorUnavailable``) instead of hanging.
+  public var stallTimeout: Duration { core.driver.stallTimeout }
 
   /// The current virtual time, in ticks.
   public var now: Int { core.now }
