@@ -44,27 +44,6 @@ typedef MARBLES_SWIFT_CC void (*MarblesEnqueueGlobalOriginal)(MarblesJobRef _Non
 MARBLES_HOOK MARBLES_SWIFT_CC void (*_Nullable swift_task_enqueueGlobal_hook)(
     MarblesJobRef _Nonnull job, MarblesEnqueueGlobalOriginal _Nonnull original);
 
-/// What the runtime would do with a job to run after a delay in nanoseconds (a sleep on a real
-/// clock).
-typedef MARBLES_SWIFT_CC void (*MarblesEnqueueGlobalWithDelayOriginal)(
-    unsigned long long delay, MarblesJobRef _Nonnull job);
-
-/// Called instead of enqueueing a job after a delay, when set.
-MARBLES_HOOK MARBLES_SWIFT_CC void (*_Nullable swift_task_enqueueGlobalWithDelay_hook)(
-    unsigned long long delay, MarblesJobRef _Nonnull job,
-    MarblesEnqueueGlobalWithDelayOriginal _Nonnull original);
-
-/// What the runtime would do with a job to run at a deadline of a real clock.
-typedef MARBLES_SWIFT_CC void (*MarblesEnqueueGlobalWithDeadlineOriginal)(
-    long long seconds, long long nanoseconds, long long toleranceSeconds,
-    long long toleranceNanoseconds, int clock, MarblesJobRef _Nonnull job);
-
-/// Called instead of enqueueing a job at a deadline, when set.
-MARBLES_HOOK MARBLES_SWIFT_CC void (*_Nullable swift_task_enqueueGlobalWithDeadline_hook)(
-    long long seconds, long long nanoseconds, long long toleranceSeconds,
-    long long toleranceNanoseconds, int clock, MarblesJobRef _Nonnull job,
-    MarblesEnqueueGlobalWithDeadlineOriginal _Nonnull original);
-
 /// What the runtime would answer: the main actor's executor.
 typedef MARBLES_SWIFT_CC MarblesExecutorRef (*MarblesGetMainExecutorOriginal)(void);
 
@@ -91,11 +70,6 @@ extern MARBLES_IMPORTED MARBLES_SWIFT_CC void swift_task_enqueueGlobal(MarblesJo
 /// Enqueues a job on a serial executor.
 extern MARBLES_IMPORTED MARBLES_SWIFT_CC void swift_task_enqueue(
     MarblesJobRef _Nonnull job, MarblesExecutorRef executor);
-
-/// A real clock's current time (`clock`: 1 continuous, 2 suspending), as the runtime reads it for
-/// the deadlines it passes to the deadline hook.
-extern MARBLES_IMPORTED MARBLES_SWIFT_CC void swift_get_time(
-    long long *_Nonnull seconds, long long *_Nonnull nanoseconds, int clock);
 
 // MARK: Helpers
 

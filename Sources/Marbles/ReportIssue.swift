@@ -53,12 +53,15 @@ struct SourceSite: Sendable {
   /// has nothing left to run: nothing in virtual time will resume it.
   func reportStalledTasks(of core: SchedulerCore) {
     guard !core.hasLiveWork else { return }
+    let notes = core.driver.notes
+    let seen = notes.isEmpty ? "" : " Driven work did this outside virtual time: " + notes.joined(separator: "; ") + "."
     for task in core.tasks.takeUnfinished() {
       report(
         "\(task.name) (started at tick \(task.startedAt)) is still suspended at tick \(core.now), "
           + "and nothing in virtual time will resume it: it waits on something outside virtual "
-          + "time — a real clock, a thread, a continuation nobody resumes — or on input that never "
-          + "comes. Give its waits to the scheduler (scheduler.clock, test signals), or cancel it.")
+          + "time — a real clock, a thread, a Dispatch queue, an actor with an executor of its "
+          + "own, a continuation nobody resumes — or on input that never comes.\(seen) Give its "
+          + "waits to the scheduler (scheduler.clock, test signals), or cancel it.")
     }
   }
 

@@ -17,7 +17,7 @@ import Dispatch
 ///
 /// The Swift runtime lets a process replace where jobs go: the global executor's enqueue
 /// (`swift_task_enqueueGlobal_hook`, which every nonisolated task and every new `Task { }` passes
-/// through), real-clock sleeps (the delay and deadline hooks), and the main actor's executor
+/// through) and the main actor's executor
 /// (`swift_task_getMainExecutor_hook`, which we answer with ``MainActorRouter``, an executor that
 /// forwards everything it does not own to the main queue, as the runtime's own would). Each hook
 /// asks ``owner(of:)`` and either hands the job to that driver — which runs it inside the
@@ -43,9 +43,10 @@ import Dispatch
 ///
 /// - Tasks created before the scheduler, or by other tests, are never driven.
 /// - Work on an actor with an executor of its own, on a Dispatch queue or on a thread runs there,
-///   in real time. A driven task resumed from such a place comes back to the driver, and
-///   `flush()` reports a driven task still waiting on one; a sleep on a real clock is reported by
-///   name.
+///   in real time, and so does a sleep on a real clock (`Task.sleep`, `ContinuousClock`), which
+///   Swift 6.2 and later schedule past the hooks. A driven task resumed from such a place comes
+///   back to its driver, which notes it, and `flush()` names it when it reports a driven task that
+///   is still waiting.
 /// - The main actor is the main queue: on Linux under `dispatch_main` a worker thread serves it,
 ///   on Apple platforms the main thread. A drain on another thread hands main-actor jobs over one
 ///   at a time and waits for each, and gives up (reporting it) if the main queue stays busy.
@@ -82,15 +83,9 @@ package enum DrivenWorld {
     }
   }
 
-  /// The driver that owns `job`, if one does (for jobs that cannot be held: a real-clock sleep).
-  static func owner(of job: MarblesJobRef) -> TaskDriver? {
-    if case .driver(let driver) = decide(job, target: nil) { return driver }
-    return nil
-  }
-
   /// The routing decision (see the top of this file). A job held for its thread is queued for it
   /// here, under the registry's lock, so that a drain adopting the thread's jobs sees them in order.
-  private static func decide(_ job: MarblesJobRef, target: TaskDriver.Target?) -> Decision {
+  private static func decide(_ job: MarblesJobRef, target: TaskDriver.Target) -> Decision {
     guard !ThreadSlot.isBypassing else { return .pass }
     let isTask = marbles_job_is_task(job) != 0
     let id = isTask ? swift_task_getJobTaskId(job) : 0
@@ -98,11 +93,17 @@ package enum DrivenWorld {
     let currentID = swift_task_getCurrent().map { swift_task_getJobTaskId($0) }
     let thread = draining == nil && currentID == nil ? ThreadSlot.threadID : nil
     var releaseHeldJobs: UInt?
+    var resumedFromOutside: TaskDriver?
     let decision = registry.withLock { registry -> Decision in
       if isTask, let owner = registry.owners[id] {
         // A driver that let its work go (its scheduler was released, or nothing drove it) takes
         // nothing more.
-        if let driver = owner.driver, !driver.hasLetGo { return .driver(driver) }
+        if let driver = owner.driver, !driver.hasLetGo {
+          if draining == nil, !registry.isTestCode(of: driver, task: currentID, thread: thread) {
+            resumedFromOutside = driver
+          }
+          return .driver(driver)
+        }
         registry.owners[id] = nil
         return .pass
       }
@@ -120,7 +121,7 @@ package enum DrivenWorld {
           registry.own(id, by: made)
           return .driver(made)
         }
-      } else if let thread, isTask, let target, ThreadSlot.isMainThread,
+      } else if let thread, isTask, ThreadSlot.isMainThread,
         registry.latest(in: .thread(thread)) != nil
       {
         // A test on the main thread with no task (a synchronous XCTest method): hold the new
@@ -142,6 +143,7 @@ package enum DrivenWorld {
       return .driver(context)
     }
     if let releaseHeldJobs { releaseHeldJobsWhenTheMainThreadIsIdle(releaseHeldJobs) }
+    resumedFromOutside?.noteResumptionFromOutside()
     return decision
   }
 
@@ -217,6 +219,21 @@ package enum DrivenWorld {
     /// thread to be driven there.
     var held: [UInt: [TaskDriver.ReadyJob]] = [:]
 
+    /// Whether the code enqueueing — the current task, or the thread with no task — is `driver`'s
+    /// own work or its test's code.
+    func isTestCode(of driver: TaskDriver, task: UInt64?, thread: UInt?) -> Bool {
+      let context: Context
+      if let task {
+        if owners[task]?.driver === driver { return true }
+        context = .task(task)
+      } else if let thread {
+        context = .thread(thread)
+      } else {
+        return false
+      }
+      return contexts[context]?.contains { $0.driver === driver } == true
+    }
+
     /// Records that `driver` owns task `id`.
     mutating func own(_ id: UInt64, by driver: TaskDriver) {
       owners[id] = WeakDriver(driver)
@@ -277,6 +294,14 @@ package enum DrivenWorld {
     }
   }
 
+  /// Whether the code running on this thread is a test's own code for `driver`: the task, or
+  /// the thread with no task, that made it.
+  static func isTestCode(of driver: TaskDriver) -> Bool {
+    let task = swift_task_getCurrent().map { swift_task_getJobTaskId($0) }
+    let thread = task == nil ? ThreadSlot.threadID : nil
+    return registry.withLock { $0.isTestCode(of: driver, task: task, thread: thread) }
+  }
+
   // MARK: Handing jobs back to the runtime
 
   /// Sends a job to the global executor, past the hook.
@@ -311,19 +336,6 @@ package enum DrivenWorld {
       guard ours == nil || installed != ours else { return }
       swift_task_enqueueGlobal_hook = { job, original in
         if !DrivenWorld.take(job, on: .global) { original(job) }
-      }
-      swift_task_enqueueGlobalWithDelay_hook = { delay, job, original in
-        guard let driver = DrivenWorld.owner(of: job) else { return original(delay, job) }
-        driver.sleepOnRealClock(
-          unsafeBitCast(job, to: UnownedJob.self), for: .nanoseconds(Int64(clamping: delay)))
-      }
-      swift_task_enqueueGlobalWithDeadline_hook = { seconds, nanoseconds, _, _, clock, job, original in
-        guard let driver = DrivenWorld.owner(of: job) else {
-          return original(seconds, nanoseconds, 0, 0, clock, job)
-        }
-        driver.sleepOnRealClock(
-          unsafeBitCast(job, to: UnownedJob.self),
-          until: .seconds(seconds) + .nanoseconds(nanoseconds), clock: clock)
       }
       swift_task_getMainExecutor_hook = { _ in
         unsafeBitCast(MainActorRouter.shared.asUnownedSerialExecutor(), to: MarblesExecutorRef.self)

@@ -37,9 +37,8 @@ import Synchronization
 ///
 /// ## Nothing hangs
 ///
-/// A driver whose work is ready, or asleep on the scheduler's clock, while nobody has driven it
-/// for ``stallTimeout`` of real time — a test awaiting a driven task's value before `run()` — is
-/// given up by the ``Watchdog``: its tasks are cancelled and handed to the runtime's own
+/// A driver whose jobs have been ready for ``stallTimeout`` of real time with nobody driving it —
+/// a test awaiting a driven task's value before `run()` — is given up by the ``Watchdog``: its tasks are cancelled and handed to the runtime's own
 /// executors, so the await ends, and the scheduler records a ``TestSchedulerFailure`` that the
 /// next assertion, `flush()`, or the scheduler's release reports. A drain that cannot reach the
 /// main actor within the same time stops and reports that instead of waiting for ever.
@@ -117,7 +116,16 @@ package final class TaskDriver: TaskExecutor {
 
   /// Takes a job of a task that prefers this executor.
   package func enqueue(_ job: consuming ExecutorJob) {
+    if TaskDriver.current == nil, !DrivenWorld.isTestCode(of: self) { noteResumptionFromOutside() }
     makeReady(UnownedJob(job), on: .global)
+  }
+
+  /// Notes that a driven task was resumed by code that is neither driven work nor the test's.
+  func noteResumptionFromOutside() {
+    note(
+      "a driven task was resumed from outside virtual time, by code the scheduler does not "
+        + "drive — a real clock (Task.sleep, ContinuousClock), a Dispatch queue, a thread, an "
+        + "actor with an executor of its own")
   }
 
   /// Makes a job ready to run at the scheduler's next drain — or, once the driver has let its
@@ -231,26 +239,6 @@ package final class TaskDriver: TaskExecutor {
     _ = watch.withLock { $0.sleeps.removeValue(forKey: ObjectIdentifier(sleep)) }
   }
 
-  /// A driven task's job that sleeps on a real clock: it comes back here when the time has
-  /// passed in real time, and the sleep is noted for reports, by name.
-  func sleepOnRealClock(_ job: UnownedJob, for delay: Duration) {
-    note(
-      "a driven task sleeps \(delay) on a real clock (ContinuousClock, SuspendingClock or "
-        + "Task.sleep(nanoseconds:)), which virtual time cannot move: give it scheduler.clock")
-    DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Self.nanoseconds(delay))) {
-      self.makeReady(job, on: .global)
-    }
-  }
-
-  /// ``sleepOnRealClock(_:for:)`` for a deadline of a real clock (`clock` as the runtime numbers
-  /// them).
-  func sleepOnRealClock(_ job: UnownedJob, until deadline: Duration, clock: Int32) {
-    var seconds: Int64 = 0
-    var nanoseconds: Int64 = 0
-    swift_get_time(&seconds, &nanoseconds, clock)
-    sleepOnRealClock(job, for: deadline - (.seconds(seconds) + .nanoseconds(nanoseconds)))
-  }
-
   /// Notes something driven work did outside virtual time, once.
   func note(_ note: String) {
     watch.withLock { watch in
@@ -275,16 +263,14 @@ package final class TaskDriver: TaskExecutor {
     watch.withLock { $0.abandonment }
   }
 
-  /// Whether work is waiting — ready, or asleep on the clock — with no drain to run it.
-  var hasWaitingWork: Bool {
-    readyJobCount > 0 || watch.withLock { !$0.sleeps.isEmpty }
-  }
-
-  /// The watchdog's look: `true` once work has waited ``stallTimeout`` (less the watchdog's own
-  /// period, so the whole wait stays within it) with no drain begun.
+  /// The watchdog's look: `true` once jobs have been ready for ``stallTimeout`` (less the
+  /// watchdog's own period, so the whole wait stays within it) with no drain begun.
+  ///
+  /// Only ready jobs count: a task asleep on the clock after the test stopped driving is normal
+  /// (an endless timer, an observation loop), and it may keep the scheduler alive after its test.
   func isStalled(at now: ContinuousClock.Instant, period: Duration) -> Bool {
     let drainsBegun = drains.load(ordering: .relaxed)
-    let hasWork = hasWaitingWork
+    let hasWork = readyJobCount > 0
     return watch.withLock { watch in
       guard watch.abandonment == nil, !watch.isDraining, hasWork else {
         watch.stalledSince = nil
