@@ -14,7 +14,7 @@ test: check-imports
 	$(SWIFT) test --parallel --package-path Integrations
 
 ## The concurrency and async tests under the thread sanitizer.
-TSAN_FILTER := Concurrency|[Tt]woThreads|ParallelUse|TestClock|SignalValues|AsyncMarbles
+TSAN_FILTER := Concurrency|[Tt]woThreads|ParallelUse|TestClock|SignalValues|AsyncMarbles|DrivenWorld|Determinism|SearchViewModel
 test-tsan:
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_FILTER)'
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan-integrations --package-path Integrations
@@ -26,7 +26,7 @@ integration-stress:
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --build-tests --package-path Integrations
 	@failed=0; for run in $$(seq 1 $(STRESS_RUNS)); do \
-	  $(SWIFT) test --parallel --skip-build --filter 'TestClock|SignalValues|AsyncMarbles' >/tmp/marbles-stress-root.log 2>&1 \
+	  $(SWIFT) test --parallel --skip-build --filter 'TestClock|SignalValues|AsyncMarbles|DrivenWorld|Determinism|SearchViewModel' >/tmp/marbles-stress-root.log 2>&1 \
 	    || { failed=$$((failed + 1)); echo "run $$run: root async tests failed"; }; \
 	  $(SWIFT) test --parallel --skip-build --package-path Integrations >/tmp/marbles-stress-integrations.log 2>&1 \
 	    || { failed=$$((failed + 1)); echo "run $$run: Integrations tests failed"; }; \

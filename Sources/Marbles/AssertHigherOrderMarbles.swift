@@ -39,9 +39,11 @@ import Signals
 ///   - filePath: The caller's file path (filled in for you).
 ///   - line: The caller's line (filled in for you).
 ///   - column: The caller's column (filled in for you).
-public func assertMarbles<Value: Equatable & Sendable, Failure: Error & Equatable>(
+public func assertMarbles<
+  Value: Equatable & Sendable, Failure: Error & Equatable, Key: MarbleValueKey
+>(
   _ subscriber: HigherOrderTestSubscriber<Value, Failure>, _ marbles: String,
-  inner: [Character: String], values: [Character: Value], error: Failure,
+  inner: [Character: String], values: [Key: Value], error: Failure,
   fileID: String = #fileID, filePath: StaticString = #filePath,
   line: UInt = #line, column: UInt = #column
 ) {
@@ -53,14 +55,17 @@ public func assertMarbles<Value: Equatable & Sendable, Failure: Error & Equatabl
 /// The failure message for a higher-order recorder that did not receive what `marbles` and `inner`
 /// draw (or whose marbles cannot be read), or `nil`; shared by `assertMarbles` and
 /// `expect(…).toBe(…, inner:)`.
-func higherOrderFailure<Value: Equatable & Sendable, Failure: Error & Equatable>(
+func higherOrderFailure<
+  Value: Equatable & Sendable, Failure: Error & Equatable, Key: MarbleValueKey
+>(
   _ subscriber: HigherOrderTestSubscriber<Value, Failure>, _ marbles: String,
-  inner: [Character: String], values: [Character: Value], error: Failure?
+  inner: [Character: String], values: [Key: Value], error: Failure?
 ) -> String? {
   do {
     return try FailureMessage.higherOrderMarbles(
-      expectedMarble: marbles, inner: inner, actual: subscriber.events, values: values,
-      orError: error, tick: subscriber.core.tick)
+      expectedMarble: marbles, inner: inner, actual: subscriber.events,
+      values: try Marble.characterKeyed(values, for: marbles), orError: error,
+      tick: subscriber.core.tick)
   } catch {
     return "marble cannot be read: \(error)"
   }
@@ -79,9 +84,11 @@ func higherOrderFailure<Value: Equatable & Sendable, Failure: Error & Equatable>
 ///   - filePath: The caller's file path (filled in for you).
 ///   - line: The caller's line (filled in for you).
 ///   - column: The caller's column (filled in for you).
-public func assertMarbles<Value: Equatable & Sendable, Failure: Error & Equatable>(
+public func assertMarbles<
+  Value: Equatable & Sendable, Failure: Error & Equatable, Key: MarbleValueKey
+>(
   _ subscriber: HigherOrderTestSubscriber<Value, Failure>, _ marbles: String,
-  inner: [Character: String], values: [Character: Value],
+  inner: [Character: String], values: [Key: Value],
   fileID: String = #fileID, filePath: StaticString = #filePath,
   line: UInt = #line, column: UInt = #column
 ) {

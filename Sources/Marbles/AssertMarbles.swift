@@ -31,9 +31,11 @@ import Signals
 ///   - filePath: The caller's file path (filled in for you).
 ///   - line: The caller's line (filled in for you).
 ///   - column: The caller's column (filled in for you).
-public func assertMarbles<Value: Equatable & Sendable, Failure: Error & Equatable>(
+public func assertMarbles<
+  Value: Equatable & Sendable, Failure: Error & Equatable, Key: MarbleValueKey
+>(
   _ subscriber: TestSubscriber<Value, Failure>, _ marbles: String,
-  values: [Character: Value], error: Failure,
+  values: [Key: Value], error: Failure,
   fileID: String = #fileID, filePath: StaticString = #filePath,
   line: UInt = #line, column: UInt = #column
 ) {
@@ -44,9 +46,9 @@ public func assertMarbles<Value: Equatable & Sendable, Failure: Error & Equatabl
 /// The failure message for a recorder that did not receive what `marbles` draws (or whose marble
 /// cannot be read), or `nil`; shared by `assertMarbles` and `expect(…).toBe(…)`. A `nil` `error`
 /// makes a `#` in `marbles` a mistake.
-func marblesFailure<Value: Equatable & Sendable, Failure: Error & Equatable>(
+func marblesFailure<Value: Equatable & Sendable, Failure: Error & Equatable, Key: MarbleValueKey>(
   _ subscriber: TestSubscriber<Value, Failure>, _ marbles: String,
-  values: [Character: Value], error: Failure?
+  values: [Key: Value], error: Failure?
 ) -> Finding? {
   marblesFailure(
     events: subscriber.events, tick: subscriber.core.tick, marbles, values: values, error: error)
@@ -54,11 +56,12 @@ func marblesFailure<Value: Equatable & Sendable, Failure: Error & Equatable>(
 
 /// The failure message for recorded `events` that differ from what `marbles` draws (or whose
 /// marble cannot be read), or `nil`.
-func marblesFailure<Value: Equatable & Sendable, Failure: Error & Equatable>(
+func marblesFailure<Value: Equatable & Sendable, Failure: Error & Equatable, Key: MarbleValueKey>(
   events: [Recorded<Event<Value, Failure>>], tick: Duration, _ marbles: String,
-  values: [Character: Value], error: Failure?
+  values: [Key: Value], error: Failure?
 ) -> Finding? {
   do {
+    let values = try Marble.characterKeyed(values, for: marbles)
     let expected = try Marble.parse(
       marbles, values: values, error: error, tick: tick, allowsSubscriptionPoint: false,
       position: .start)
@@ -95,9 +98,11 @@ func marblesFailure<Value: Equatable & Sendable, Failure: Error & Equatable>(
 ///   - filePath: The caller's file path (filled in for you).
 ///   - line: The caller's line (filled in for you).
 ///   - column: The caller's column (filled in for you).
-public func assertMarbles<Value: Equatable & Sendable, Failure: Error & Equatable>(
+public func assertMarbles<
+  Value: Equatable & Sendable, Failure: Error & Equatable, Key: MarbleValueKey
+>(
   _ subscriber: TestSubscriber<Value, Failure>, _ marbles: String,
-  values: [Character: Value],
+  values: [Key: Value],
   fileID: String = #fileID, filePath: StaticString = #filePath,
   line: UInt = #line, column: UInt = #column
 ) {

@@ -99,9 +99,10 @@ public func assertTable<Failure: Error & Equatable, Output: SignalProtocol>(
 ///   - column: The caller's column (filled in for you).
 ///   - pipeline: The operator under test, applied to the table's sources.
 public func assertTable<
-  Value: Sendable & Equatable, Failure: Error & Equatable, Output: SignalProtocol
+  Value: Sendable & Equatable, Failure: Error & Equatable, Output: SignalProtocol,
+  Key: MarbleValueKey
 >(
-  _ table: String, values: [Character: Value], tick: Duration = .milliseconds(1),
+  _ table: String, values: [Key: Value], tick: Duration = .milliseconds(1),
   fileID: String = #fileID, filePath: StaticString = #filePath,
   line: UInt = #line, column: UInt = #column,
   pipeline: (TableSources<Value, Failure>) -> Output
@@ -125,9 +126,10 @@ public func assertTable<
 ///   - column: The caller's column (filled in for you).
 ///   - pipeline: The operator under test, applied to the table's sources.
 public func assertTable<
-  Value: Sendable & Equatable, Failure: Error & Equatable, Output: SignalProtocol
+  Value: Sendable & Equatable, Failure: Error & Equatable, Output: SignalProtocol,
+  Key: MarbleValueKey
 >(
-  _ table: String, values: [Character: Value], error: Failure,
+  _ table: String, values: [Key: Value], error: Failure,
   tick: Duration = .milliseconds(1),
   fileID: String = #fileID, filePath: StaticString = #filePath,
   line: UInt = #line, column: UInt = #column,
@@ -141,14 +143,16 @@ public func assertTable<
 
 /// Runs a table and reports its failure, or why it cannot be read, at `site`.
 private func assertTable<
-  Value: Sendable & Equatable, Failure: Error & Equatable, Output: SignalProtocol
+  Value: Sendable & Equatable, Failure: Error & Equatable, Output: SignalProtocol,
+  Key: MarbleValueKey
 >(
-  _ table: String, values: [Character: Value], orError error: Failure?, tick: Duration,
+  _ table: String, values: [Key: Value], orError error: Failure?, tick: Duration,
   site: SourceSite, pipeline: (TableSources<Value, Failure>) -> Output
 ) where Output.Value == Value, Output.Failure == Failure {
   do {
     let report = try MarbleTable.parse(table)
-      .run(values: values, orError: error, tick: tick, pipeline: pipeline)
+      .run(
+        values: try Marble.characterKeyed(values), orError: error, tick: tick, pipeline: pipeline)
     if !report.passed {
       site.report(Finding(message: "table failed\n\(report.text)", picture: report.picture.svg()))
     }

@@ -46,13 +46,18 @@ extension SignalExpectation where Failure == any Error {
   ///   - marbles: The expected events.
   ///   - values: What the value characters stand for.
   ///   - error: The ``TestError`` a `#` stands for.
-  public func toBe(_ marbles: String, values: [Character: Value], error: TestError = TestError())
+  public func toBe<Key: MarbleValueKey>(
+    _ marbles: String, values: [Key: Value], error: TestError = TestError()
+  )
   where Value: Equatable {
     let subscriber = subscriber
+    let values = KeyedValues(values, for: marbles)
     registration.state {
-      marblesFailure(
-        events: subscriber.testErrorEvents, tick: subscriber.core.tick, marbles, values: values,
-        error: error)
+      values.finding { values in
+        marblesFailure(
+          events: subscriber.testErrorEvents, tick: subscriber.core.tick, marbles,
+          values: values, error: error)
+      }
     }
   }
 
@@ -86,9 +91,9 @@ extension SignalExpectation where Failure == any Error {
 ///   - filePath: The caller's file path (filled in for you).
 ///   - line: The caller's line (filled in for you).
 ///   - column: The caller's column (filled in for you).
-public func assertMarbles<Value: Equatable & Sendable>(
+public func assertMarbles<Value: Equatable & Sendable, Key: MarbleValueKey>(
   _ subscriber: TestSubscriber<Value, any Error>, _ marbles: String,
-  values: [Character: Value], error: TestError = TestError(),
+  values: [Key: Value], error: TestError = TestError(),
   fileID: String = #fileID, filePath: StaticString = #filePath,
   line: UInt = #line, column: UInt = #column
 ) {
@@ -167,8 +172,8 @@ extension TestSubscriber where Failure == any Error {
 ///   - line: The caller's line (filled in for you).
 ///   - column: The caller's column (filled in for you).
 ///   - pipeline: The code under test, applied to the table's sources.
-public func assertTable<Value: Sendable & Equatable, Output: SignalProtocol>(
-  _ table: String, values: [Character: Value], tick: Duration = .milliseconds(1),
+public func assertTable<Value: Sendable & Equatable, Output: SignalProtocol, Key: MarbleValueKey>(
+  _ table: String, values: [Key: Value], tick: Duration = .milliseconds(1),
   fileID: String = #fileID, filePath: StaticString = #filePath,
   line: UInt = #line, column: UInt = #column,
   pipeline: (TableSources<Value, TestError>) -> Output

@@ -58,8 +58,8 @@ public struct HigherOrderSignalExpectation<Value: Sendable, Failure: Error>: Sen
   ///   - inner: The marble of each inner signal.
   ///   - values: What the inner marbles' value characters stand for.
   ///   - error: What `#` stands for, in the outer marble and the inner ones.
-  public func toBe(
-    _ marbles: String, inner: [Character: String], values: [Character: Value], error: Failure
+  public func toBe<Key: MarbleValueKey>(
+    _ marbles: String, inner: [Character: String], values: [Key: Value], error: Failure
   ) where Value: Equatable, Failure: Equatable {
     toBe(marbles, inner: inner, values: values, orError: error)
   }
@@ -72,7 +72,9 @@ public struct HigherOrderSignalExpectation<Value: Sendable, Failure: Error>: Sen
   ///   - marbles: The outer events; each value character is a key of `inner`.
   ///   - inner: The marble of each inner signal.
   ///   - values: What the inner marbles' value characters stand for.
-  public func toBe(_ marbles: String, inner: [Character: String], values: [Character: Value])
+  public func toBe<Key: MarbleValueKey>(
+    _ marbles: String, inner: [Character: String], values: [Key: Value]
+  )
   where Value: Equatable, Failure: Equatable {
     toBe(marbles, inner: inner, values: values, orError: Marble.defaultError(Failure.self))
   }
@@ -91,13 +93,17 @@ public struct HigherOrderSignalExpectation<Value: Sendable, Failure: Error>: Sen
       orError: Marble.defaultError(Failure.self))
   }
 
-  private func toBe(
-    _ marbles: String, inner: [Character: String], values: [Character: Value],
+  private func toBe<Key: MarbleValueKey>(
+    _ marbles: String, inner: [Character: String], values: [Key: Value],
     orError error: Failure?
   ) where Value: Equatable, Failure: Equatable {
     let subscriber = subscriber
+    let values = KeyedValues(values, for: marbles)
     registration.state {
-      higherOrderFailure(subscriber, marbles, inner: inner, values: values, error: error)
+      values.finding { values in
+        higherOrderFailure(subscriber, marbles, inner: inner, values: values, error: error)
+          .map { Finding(message: $0) }
+      }
     }
   }
 }

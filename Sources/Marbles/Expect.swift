@@ -162,7 +162,7 @@ public struct SignalExpectation<Value: Sendable, Failure: Error>: Sendable {
   ///   - marbles: The expected events; frame 0 is tick 0.
   ///   - values: What the value characters stand for.
   ///   - error: What `#` stands for.
-  public func toBe(_ marbles: String, values: [Character: Value], error: Failure)
+  public func toBe<Key: MarbleValueKey>(_ marbles: String, values: [Key: Value], error: Failure)
   where Value: Equatable, Failure: Equatable {
     toBe(marbles, values: values, orError: error)
   }
@@ -174,7 +174,7 @@ public struct SignalExpectation<Value: Sendable, Failure: Error>: Sendable {
   /// - Parameters:
   ///   - marbles: The expected events.
   ///   - values: What the value characters stand for.
-  public func toBe(_ marbles: String, values: [Character: Value])
+  public func toBe<Key: MarbleValueKey>(_ marbles: String, values: [Key: Value])
   where Value: Equatable, Failure: Equatable {
     toBe(marbles, values: values, orError: Marble.defaultError(Failure.self))
   }
@@ -198,10 +198,15 @@ public struct SignalExpectation<Value: Sendable, Failure: Error>: Sendable {
     toBe(marbles, values: Marble.characterValues, orError: Marble.defaultError(Failure.self))
   }
 
-  private func toBe(_ marbles: String, values: [Character: Value], orError error: Failure?)
+  private func toBe<Key: MarbleValueKey>(
+    _ marbles: String, values: [Key: Value], orError error: Failure?
+  )
   where Value: Equatable, Failure: Equatable {
     let subscriber = subscriber
-    registration.state { marblesFailure(subscriber, marbles, values: values, error: error) }
+    let values = KeyedValues(values, for: marbles)
+    registration.state {
+      values.finding { values in marblesFailure(subscriber, marbles, values: values, error: error) }
+    }
   }
 }
 

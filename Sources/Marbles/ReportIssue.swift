@@ -54,7 +54,9 @@ struct SourceSite: Sendable {
   func reportStalledTasks(of core: SchedulerCore) {
     guard !core.hasLiveWork else { return }
     let notes = core.driver.notes
-    let seen = notes.isEmpty ? "" : " Driven work did this outside virtual time: " + notes.joined(separator: "; ") + "."
+    let seen =
+      notes.isEmpty
+      ? "" : " Driven work did this outside virtual time: " + notes.joined(separator: "; ") + "."
     for task in core.tasks.takeUnfinished() {
       report(
         "\(task.name) (started at tick \(task.startedAt)) is still suspended at tick \(core.now), "
@@ -135,5 +137,25 @@ enum TestIssueRecorder: FailureReporting {
   static func report(_ message: String, at site: SchedulerSite) {
     SourceSite(fileID: site.fileID, filePath: site.filePath, line: site.line, column: site.column)
       .report(message)
+  }
+}
+
+/// A `values:` map keyed by characters, converted when an expectation is stated so that the
+/// check `flush()` runs later holds only `Sendable` parts.
+struct KeyedValues<Value: Sendable>: Sendable {
+  private let keyed: Result<[Character: Value], MarbleSyntaxError>
+
+  init<Key: MarbleValueKey>(_ values: [Key: Value], for marbles: String) {
+    keyed = Result { () throws(MarbleSyntaxError) in
+      try Marble.characterKeyed(values, for: marbles)
+    }
+  }
+
+  /// What `check` finds with the map, or why a key of it cannot be drawn.
+  func finding(_ check: ([Character: Value]) -> Finding?) -> Finding? {
+    switch keyed {
+    case .success(let values): check(values)
+    case .failure(let error): Finding(message: "marble cannot be read: \(error)")
+    }
   }
 }

@@ -76,8 +76,15 @@ final class Sink<Value: Sendable, Failure: Error>: SubscriberProtocol, Disposabl
   /// forwards, `inner.subscribe(subscriber)`, whether or not it returns the disposable — so that
   /// subscription belongs to this one and ends with it, as it does with RAC's passthrough
   /// subscriber. (After this subscription has ended, it is disposed at once.)
+  ///
+  /// A forwarded subscription that ends first — the inner signal finished, or was disposed — is
+  /// dropped from this one's resources at once (RAC prunes them the same way), so a long-lived
+  /// subscription that forwards many short ones does not keep them all.
   func didSubscribe(with subscription: any Disposable) {
     resources.add(subscription)
+    guard let inner = subscription as? any EndObservable else { return }
+    let id = ObjectIdentifier(inner)
+    inner.onEnd { [weak resources] in resources?.remove(id) }
   }
 
   func send(_ event: Event<Value, Failure>) {
@@ -279,4 +286,17 @@ private struct ReleasedSubscriber<Value: Sendable, Failure: Error>: SubscriberPr
   func sendNext(_ value: Value) {}
   func sendError(_ error: Failure) {}
   func sendCompleted() {}
+}
+
+extension Sink: EndObservable {
+  func onEnd(_ action: @escaping @Sendable () -> Void) {
+    resources.add(action)
+  }
+}
+
+/// A subscription that can say when it ends (terminates or is disposed), so that whoever keeps it
+/// can let it go.
+protocol EndObservable: AnyObject {
+  /// Runs `action` once the subscription has ended — at once if it already has.
+  func onEnd(_ action: @escaping @Sendable () -> Void)
 }

@@ -111,4 +111,23 @@ import Testing
         ]
     }
   }
+
+  @Test func valuesKeyedByStringsWorkInAssertionsAndALongKeyIsReportedByName() throws {
+    let scheduler = TestScheduler()
+    let values = ["x": 10, "y": 20]
+    let source: TestSignal<Int, Never> = try scheduler.hot("-x-y|", values: values)
+    let recorder = scheduler.record(source)
+    scheduler.expect(source).toBe("-x-y|", values: values)
+    scheduler.flush()
+    assertMarbles(recorder, "-x-y|", values: values)
+    let line = #line + 2
+    withKnownIssue {
+      assertMarbles(recorder, "-x-y|", values: ["x": 10, "yy": 20])
+    } matching: { issue in
+      issue.sourceLocation?.line == line
+        && issue.comments.first?.rawValue.hasPrefix(
+          #"marble cannot be read: line 1, column 1: the values: key "yy" is 2 characters"#)
+          == true
+    }
+  }
 }

@@ -2,8 +2,8 @@ import MarbleTesting
 import Marbles
 import Observation
 import Signals
-import TestSupport
 import Synchronization
+import TestSupport
 import XCTest
 
 /// The driven world from XCTest, where a synchronous test method has no current task: the tasks a

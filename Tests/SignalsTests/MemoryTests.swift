@@ -197,4 +197,42 @@ struct MemoryTests {
     channel.followingTerminal.sendCompleted()
     #expect(weakToken == nil)
   }
+
+  @Test(
+    "A long-lived subscription that forwards 100,000 short ones keeps none of them once each ends")
+  func forwardedSubscriptionsThatEndAreLetGo() {
+    final class Weak: @unchecked Sendable {
+      weak var object: AnyObject?
+    }
+    let forwarded = Shared<[Weak]>([])
+    let disposeEach = Signal<Int, Never> { subscriber in
+      var weakRefs: [Weak] = []
+      for _ in 0..<100_000 {
+        // The subscriber is handed on, so the inner subscription belongs to the outer one...
+        let inner = Signal<Int, Never>.never.subscribe(subscriber)
+        let weak = Weak()
+        weak.object = inner as AnyObject
+        weakRefs.append(weak)
+        // ...and ends long before it.
+        inner.dispose()
+      }
+      forwarded.value = weakRefs
+      return nil
+    }
+    let outer = disposeEach.subscribe(Recorder())
+    let retained = forwarded.value.filter { $0.object != nil }.count
+    #expect(forwarded.value.count == 100_000)
+    #expect(retained == 0, "the outer subscription keeps \(retained) finished inner ones")
+    #expect(!outer.isDisposed)
+    // One still running is kept, and disposed with the outer one.
+    let live = Shared<(any Disposable)?>(nil)
+    let keepOne = Signal<Int, Never> { subscriber in
+      live.value = Signal<Int, Never>.never.subscribe(subscriber)
+      return nil
+    }
+    let second = keepOne.subscribe(Recorder())
+    #expect(live.value?.isDisposed == false)
+    second.dispose()
+    #expect(live.value?.isDisposed == true)
+  }
 }

@@ -33,13 +33,16 @@ extension FailureMessage {
   /// - Returns: The message, or `nil`.
   /// - Throws: ``MarbleSyntaxError`` for a marble that cannot be read; one in an inner marble names
   ///   its key.
-  public static func higherOrderMarbles<Value: Equatable & Sendable, Failure: Error & Equatable>(
+  public static func higherOrderMarbles<
+    Value: Equatable & Sendable, Failure: Error & Equatable, Key: MarbleValueKey
+  >(
     expectedMarble: String, inner: [Character: String],
     actual: [Recorded<Event<RecordedSignal<Value, Failure>, Failure>>],
-    values: [Character: Value], error: Failure, tick: Duration = .milliseconds(1)
+    values: [Key: Value], error: Failure, tick: Duration = .milliseconds(1)
   ) throws(MarbleSyntaxError) -> String? {
     try higherOrderMarbles(
-      expectedMarble: expectedMarble, inner: inner, actual: actual, values: values,
+      expectedMarble: expectedMarble, inner: inner, actual: actual,
+      values: try Marble.characterKeyed(values, for: expectedMarble),
       orError: error, tick: tick)
   }
 
@@ -70,7 +73,8 @@ extension FailureMessage {
         ([
           "inner signal `\(key)` sent at frame \(sentAt) differs at its frame \(diff.tick)",
           "  outer     \(expectedMarble)",
-        ] + drawn.rows + legendLine(drawn.legend)).joined(separator: "\n")
+        ] + drawn.rows + legendLine(drawn.legend) + oneFrameGroupNote(drawn.rows)).joined(
+          separator: "\n")
     }
 
     // The outer events differ: each actual inner signal is drawn as the key whose marble it

@@ -72,7 +72,9 @@ extension FailureMessage {
     let drawn = marbleRows(
       expectedMarble: expectedMarble, actual: actual, diff: diff, values: values, tick: tick,
       indent: 0)
-    var lines = ["marbles differ at frame \(diff.tick)"] + drawn.rows + legendLine(drawn.legend)
+    var lines =
+      ["marbles differ at frame \(diff.tick)"] + drawn.rows + legendLine(drawn.legend)
+      + oneFrameGroupNote(drawn.rows)
     if drawn.isClipped {
       lines.append(
         "  (the rows are cut to the frames around frame \(diff.tick); expected has "
@@ -113,8 +115,9 @@ extension FailureMessage {
     let expectedCharacters = Set(expectedRow)
     for character in values.keys.sorted() where expectedCharacters.contains(character) {
       let value = values[character]!
-      if "\(value)" != String(character) {
-        legend.append("\(character) = \(MessageBounds.valueText("\(value)"))")
+      let text = "\(value)"
+      if text != String(character) {
+        legend.append("\(character) = \(text.isEmpty ? "\"\"" : MessageBounds.valueText(text))")
       }
     }
     legend +=
@@ -131,6 +134,16 @@ extension FailureMessage {
     return MarblePrinter.diagram(
       events, tick: MarbleTime.tickAttoseconds(tick), longestDashRun: .max, isSame: { $0 == $1 },
       named: { value in keys.first { values[$0] == value } }, reserved: Set(keys))
+  }
+
+  /// The note that explains the printer's one-frame groups, for rows that use one: `[ab]` is not
+  /// RxJS's notation, and a reader meets it first in a failure.
+  static func oneFrameGroupNote(_ rows: [String]) -> [String] {
+    guard rows.contains(where: { $0.contains("[") }) else { return [] }
+    return [
+      "  ([ab] means a and b came in one frame, one after the other; unlike (ab), the group takes "
+        + "that one frame only)"
+    ]
   }
 
   /// `  where a = 1, b = 2`, or nothing for an empty legend.

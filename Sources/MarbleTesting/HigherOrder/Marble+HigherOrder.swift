@@ -17,11 +17,12 @@ extension Marble {
   ///   - tick: The length of one frame, for time progressions; positive.
   /// - Returns: The outer events, each inner signal as a ``RecordedSignal``.
   /// - Throws: ``MarbleSyntaxError`` at the first mistake; one in an inner marble names its key.
-  public static func parse<Value, Failure: Error>(
-    _ marbles: String, inner: [Character: String], values: [Character: Value], error: Failure,
+  public static func parse<Value, Failure: Error, Key: MarbleValueKey>(
+    _ marbles: String, inner: [Character: String], values: [Key: Value], error: Failure,
     tick: Duration = .milliseconds(1)
   ) throws(MarbleSyntaxError) -> [Recorded<Event<RecordedSignal<Value, Failure>, Failure>>] {
-    let signals = try parseInner(inner, values: values, error: error, tick: tick)
+    let signals = try parseInner(
+      inner, values: try characterKeyed(values, for: marbles), error: error, tick: tick)
     return try parseKeys(marbles, inner: inner, error: error, tick: tick).map { recorded in
       Recorded(time: recorded.time, value: recorded.value.map { signals[$0]! })
     }

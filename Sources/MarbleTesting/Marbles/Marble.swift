@@ -106,12 +106,12 @@ public enum Marble {
   ///   - allowsSubscriptionPoint: Whether a `^` may mark time 0 (hot marbles); `false` for cold.
   /// - Returns: The events, in order, with their times.
   /// - Throws: ``MarbleSyntaxError`` at the first mistake.
-  public static func parse<Value, Failure: Error>(
-    _ marbles: String, values: [Character: Value], error: Failure,
+  public static func parse<Value, Failure: Error, Key: MarbleValueKey>(
+    _ marbles: String, values: [Key: Value], error: Failure,
     tick: Duration = .milliseconds(1), allowsSubscriptionPoint: Bool = true
   ) throws(MarbleSyntaxError) -> [Recorded<Event<Value, Failure>>] {
     try parse(
-      marbles, values: values, error: error, tick: tick,
+      marbles, values: try characterKeyed(values, for: marbles), error: error, tick: tick,
       allowsSubscriptionPoint: allowsSubscriptionPoint, position: .start)
   }
 
@@ -124,12 +124,12 @@ public enum Marble {
   ///   - allowsSubscriptionPoint: Whether a `^` may mark time 0 (hot marbles); `false` for cold.
   /// - Returns: The events, in order, with their times.
   /// - Throws: ``MarbleSyntaxError`` at the first mistake.
-  public static func parse<Value>(
-    _ marbles: String, values: [Character: Value], tick: Duration = .milliseconds(1),
+  public static func parse<Value, Key: MarbleValueKey>(
+    _ marbles: String, values: [Key: Value], tick: Duration = .milliseconds(1),
     allowsSubscriptionPoint: Bool = true
   ) throws(MarbleSyntaxError) -> [Recorded<Event<Value, TestError>>] {
     try parse(
-      marbles, values: values, error: TestError(), tick: tick,
+      marbles, values: try characterKeyed(values, for: marbles), error: TestError(), tick: tick,
       allowsSubscriptionPoint: allowsSubscriptionPoint, position: .start)
   }
 

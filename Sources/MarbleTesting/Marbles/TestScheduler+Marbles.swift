@@ -19,8 +19,8 @@ extension TestScheduler {
   ///   - error: The failure `#` stands for.
   /// - Returns: The signal.
   /// - Throws: ``MarbleSyntaxError`` on bad marbles, including a `^` (which only hot marbles have).
-  public func cold<Value: Sendable, Failure: Error>(
-    _ marbles: String, values: [Character: Value], error: Failure
+  public func cold<Value: Sendable, Failure: Error, Key: MarbleValueKey>(
+    _ marbles: String, values: [Key: Value], error: Failure
   ) throws(MarbleSyntaxError) -> TestSignal<Value, Failure> {
     let events = try Marble.parse(
       marbles, values: values, error: error, tick: tick, allowsSubscriptionPoint: false)
@@ -34,8 +34,8 @@ extension TestScheduler {
   ///   - values: The value of each value character.
   /// - Returns: The signal.
   /// - Throws: ``MarbleSyntaxError`` on bad marbles, including a `^`.
-  public func cold<Value: Sendable>(
-    _ marbles: String, values: [Character: Value]
+  public func cold<Value: Sendable, Key: MarbleValueKey>(
+    _ marbles: String, values: [Key: Value]
   ) throws(MarbleSyntaxError) -> TestSignal<Value, TestError> {
     try cold(marbles, values: values, error: TestError())
   }
@@ -86,18 +86,19 @@ extension TestScheduler {
   /// - Returns: The signal.
   /// - Throws: ``MarbleSyntaxError`` on bad marbles, including a `^` and a `#` with no error.
   @_disfavoredOverload
-  public func cold<Value: Sendable, Failure: Error>(
-    _ marbles: String, values: [Character: Value]
+  public func cold<Value: Sendable, Failure: Error, Key: MarbleValueKey>(
+    _ marbles: String, values: [Key: Value]
   ) throws(MarbleSyntaxError) -> TestSignal<Value, Failure> {
     let events = try Marble.parse(
-      marbles, values: values, error: Marble.defaultError(Failure.self), tick: tick,
+      marbles, values: try Marble.characterKeyed(values, for: marbles),
+      error: Marble.defaultError(Failure.self), tick: tick,
       allowsSubscriptionPoint: false, position: .start)
     return TestSignal(kind: .cold, events: events, scheduler: self)
   }
 
   /// A cold test signal of `String`s drawn as a marble, each value character standing for itself,
   /// whose failure type comes from the annotation (`TestSignal<String, Never>`); a `#` is as in
-  /// ``cold(_:values:)-(_,[Character:Value])``.
+  /// ``cold(_:values:)-(_,[Key:Value])``.
   ///
   /// - Parameter marbles: One line of marbles, without `^`.
   /// - Returns: The signal.
@@ -133,8 +134,8 @@ extension TestScheduler {
   ///   - error: The failure `#` stands for.
   /// - Returns: The signal.
   /// - Throws: ``MarbleSyntaxError`` on bad marbles.
-  public func hot<Value: Sendable, Failure: Error>(
-    _ marbles: String, values: [Character: Value], error: Failure
+  public func hot<Value: Sendable, Failure: Error, Key: MarbleValueKey>(
+    _ marbles: String, values: [Key: Value], error: Failure
   ) throws(MarbleSyntaxError) -> TestSignal<Value, Failure> {
     let events = try Marble.parse(marbles, values: values, error: error, tick: tick)
     return hot(parsed: events)
@@ -147,8 +148,8 @@ extension TestScheduler {
   ///   - values: The value of each value character.
   /// - Returns: The signal.
   /// - Throws: ``MarbleSyntaxError`` on bad marbles.
-  public func hot<Value: Sendable>(
-    _ marbles: String, values: [Character: Value]
+  public func hot<Value: Sendable, Key: MarbleValueKey>(
+    _ marbles: String, values: [Key: Value]
   ) throws(MarbleSyntaxError) -> TestSignal<Value, TestError> {
     try hot(marbles, values: values, error: TestError())
   }
@@ -198,18 +199,19 @@ extension TestScheduler {
   /// - Returns: The signal.
   /// - Throws: ``MarbleSyntaxError`` on bad marbles, including a `#` with no error.
   @_disfavoredOverload
-  public func hot<Value: Sendable, Failure: Error>(
-    _ marbles: String, values: [Character: Value]
+  public func hot<Value: Sendable, Failure: Error, Key: MarbleValueKey>(
+    _ marbles: String, values: [Key: Value]
   ) throws(MarbleSyntaxError) -> TestSignal<Value, Failure> {
     let events = try Marble.parse(
-      marbles, values: values, error: Marble.defaultError(Failure.self), tick: tick,
+      marbles, values: try Marble.characterKeyed(values, for: marbles),
+      error: Marble.defaultError(Failure.self), tick: tick,
       allowsSubscriptionPoint: true, position: .start)
     return hot(parsed: events)
   }
 
   /// A hot test signal of `String`s drawn as a marble, each value character standing for itself,
   /// whose failure type comes from the annotation (`TestSignal<String, Never>`); a `#` is as in
-  /// ``hot(_:values:)-(_,[Character:Value])``.
+  /// ``hot(_:values:)-(_,[Key:Value])``.
   ///
   /// - Parameter marbles: One line of marbles, with at most one `^` (the current tick).
   /// - Returns: The signal.
@@ -231,5 +233,37 @@ extension TestScheduler {
     let now = self.now
     let shifted = events.map { Recorded(time: $0.time.clampedAdding(now), value: $0.value) }
     return TestSignal(kind: .hot, events: shifted, scheduler: self)
+  }
+
+  // MARK: Time
+
+  /// The frame of the `|` in a marble — RxJS's `time("---|")` — for the timing arguments of
+  /// ported tests: each `-` and value character is a frame, spaces none, a group as long as it is
+  /// written, a time progression as many ticks as it lasts.
+  ///
+  /// ```swift
+  /// let quiet = try scheduler.time("---|")   // 3
+  /// let source = try scheduler.hot("-a--b-|")
+  /// scheduler.expect(source.debounce(scheduler.tick * quiet, on: scheduler)).toBe("----a--b|")
+  /// ```
+  ///
+  /// - Parameter marbles: A marble with exactly one `|`.
+  /// - Returns: The frame of the `|`.
+  /// - Throws: ``MarbleSyntaxError`` if the marble cannot be read, or has no `|` or more than one.
+  public func time(_ marbles: String) throws(MarbleSyntaxError) -> Int {
+    let bars = marbles.indices.filter { marbles[$0] == "|" }
+    guard bars.count == 1 else {
+      let column =
+        bars.count == 0
+        ? marbles.count + 1 : marbles.distance(from: marbles.startIndex, to: bars[1]) + 1
+      throw MarbleSyntaxError(
+        message: bars.isEmpty
+          ? "time(_:) needs one '|', whose frame it returns; this marble has none"
+          : "time(_:) needs exactly one '|', whose frame it returns; this is a second one",
+        line: 1, column: column, sourceLine: marbles)
+    }
+    let events = try Marble.parse(marbles, tick: tick, allowsSubscriptionPoint: false)
+    // The one `|` parsed, so it is the last event.
+    return events.last!.time
   }
 }

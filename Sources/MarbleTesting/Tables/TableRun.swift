@@ -67,12 +67,16 @@ extension MarbleTable {
   /// - Returns: The report.
   /// - Throws: ``MarbleSyntaxError`` at the row and column of a marble that cannot be read, or of a
   ///   row that contradicts another (a source declared twice, two `sub` rows for one subscriber).
-  public func run<Value: Sendable & Equatable, Failure: Error & Equatable, Output: SignalProtocol>(
-    values: [Character: Value], error: Failure, tick: Duration = .milliseconds(1),
+  public func run<
+    Value: Sendable & Equatable, Failure: Error & Equatable, Output: SignalProtocol,
+    Key: MarbleValueKey
+  >(
+    values: [Key: Value], error: Failure, tick: Duration = .milliseconds(1),
     pipeline: (TableSources<Value, Failure>) -> Output
   ) throws(MarbleSyntaxError) -> TableReport
   where Output.Value == Value, Output.Failure == Failure {
-    try run(values: values, orError: error, tick: tick, pipeline: pipeline)
+    try run(
+      values: try Marble.characterKeyed(values), orError: error, tick: tick, pipeline: pipeline)
   }
 
   /// Runs the table, whose `#` is a `TestError()` when `Failure` is ``TestError``; for any other
@@ -84,13 +88,17 @@ extension MarbleTable {
   ///   - pipeline: The operator under test, applied to the table's sources.
   /// - Returns: The report.
   /// - Throws: ``MarbleSyntaxError`` at the row and column of a marble that cannot be read.
-  public func run<Value: Sendable & Equatable, Failure: Error & Equatable, Output: SignalProtocol>(
-    values: [Character: Value], tick: Duration = .milliseconds(1),
+  public func run<
+    Value: Sendable & Equatable, Failure: Error & Equatable, Output: SignalProtocol,
+    Key: MarbleValueKey
+  >(
+    values: [Key: Value], tick: Duration = .milliseconds(1),
     pipeline: (TableSources<Value, Failure>) -> Output
   ) throws(MarbleSyntaxError) -> TableReport
   where Output.Value == Value, Output.Failure == Failure {
     try run(
-      values: values, orError: Marble.defaultError(Failure.self), tick: tick, pipeline: pipeline)
+      values: try Marble.characterKeyed(values), orError: Marble.defaultError(Failure.self),
+      tick: tick, pipeline: pipeline)
   }
 
   /// Runs the table; a `nil` `error` makes a `#` in it a mistake.
@@ -232,6 +240,7 @@ extension MarbleTable {
       }
     }
     if !mismatches.isEmpty {
+      output += FailureMessage.oneFrameGroupNote(output).map { $0.trimmingMarbleAlignment }
       output.append("")
       output.append(contentsOf: mismatches)
     }

@@ -77,7 +77,8 @@ public final class TestScheduler: Scheduler, SchedulerWithStandIn {
     precondition(tick > .zero, "A TestScheduler's tick must be positive (got \(tick)).")
     precondition(stepLimit > 0, "A TestScheduler's stepLimit must be positive (got \(stepLimit)).")
     precondition(
-      stallTimeout > .zero, "A TestScheduler's stallTimeout must be positive (got \(stallTimeout)).")
+      stallTimeout > .zero, "A TestScheduler's stallTimeout must be positive (got \(stallTimeout))."
+    )
     core = SchedulerCore(
       tick: tick, stepLimit: stepLimit, stallTimeout: stallTimeout,
       site: SchedulerSite(fileID: fileID, filePath: filePath, line: line, column: column))

@@ -32,6 +32,22 @@ public final class CompoundDisposable: Disposable {
     add(AnyDisposable(action))
   }
 
+  /// Lets go of the child that is the object `id` names, without disposing it: it has ended.
+  ///
+  /// O(n) in the number of children; a compound that prunes its finished children stays small.
+  func remove(_ id: ObjectIdentifier) {
+    let removed = children.withLock { children -> (any Disposable)? in
+      guard
+        let index = children?.lastIndex(where: { child in
+          type(of: child) is AnyClass && ObjectIdentifier(child as AnyObject) == id
+        })
+      else { return nil }
+      return children!.remove(at: index)
+    }
+    // NB: released outside the lock.
+    _ = removed
+  }
+
   /// Disposes every child, in the order they were added. Later calls do nothing.
   public func dispose() {
     let disposed = children.withLock { children -> [any Disposable] in

@@ -115,7 +115,8 @@ import Testing
     } catch let failure as TestSchedulerFailure {
       #expect(failure.kind == .undrivenWork)
       #expect(failure.message.hasPrefix("the answer (started at tick 0) was never driven"))
-      #expect(failure.message.contains("call scheduler.advance(by:), run() or flush() before the await"))
+      #expect(
+        failure.message.contains("call scheduler.advance(by:), run() or flush() before the await"))
     } catch {
       Issue.record("unexpected \(error)")
     }

@@ -4,8 +4,8 @@ import Marbles
 import Observation
 import Signals
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// "Deterministic wherever the code under test runs": the natural code, no `Task.yield()`, no real
 /// sleeps, no `scheduler.task`.
@@ -162,7 +162,8 @@ import TestSupport
       let message = issue.comments.first?.rawValue ?? ""
       return message.contains("the waiter (started at tick 0) is still suspended")
         && message.contains(
-          "a driven task was resumed from outside virtual time, by code the scheduler does not drive")
+          "a driven task was resumed from outside virtual time, by code the scheduler does not drive"
+        )
     }
   }
 
@@ -186,7 +187,8 @@ final class Log: Sendable {
 
 /// A continuation to resume from anywhere, once.
 final class Gate: Sendable {
-  private let state = Mutex<(continuation: CheckedContinuation<Void, Never>?, isOpen: Bool)>((nil, false))
+  private let state = Mutex<(continuation: CheckedContinuation<Void, Never>?, isOpen: Bool)>(
+    (nil, false))
 
   func wait() async {
     await withCheckedContinuation { continuation in

@@ -2,8 +2,8 @@ import MarbleTesting
 import Marbles
 import Observation
 import Signals
-import Testing
 import TestSupport
+import Testing
 
 /// A `@MainActor @Observable` view model that debounces on the clock, tested as a newcomer writes
 /// it: no `Task.yield()`, no real sleeps, no `scheduler.task`.
@@ -36,6 +36,7 @@ import TestSupport
     scheduler.run()
     // The first value at the subscription; "ma" searched at 2 + 3 and answered at 6; "sw" at 12.
     assertMarbles(
-      results, "e-----a-----b", values: ["e": "", "a": "marbles,macros", "b": "swift,swiftui,sweet"])
+      results, "e-----a-----b",
+      values: ["e": "", "a": "marbles,macros", "b": "swift,swiftui,sweet"])
   }
 }
