@@ -17,6 +17,7 @@ let package = Package(
   dependencies: [
     .package(name: "Marbles", path: ".."),
     .package(url: "https://github.com/apple/swift-async-algorithms.git", from: "1.1.4"),
+    .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
   ],
   targets: [
     .target(
@@ -40,6 +41,14 @@ let package = Package(
         .product(name: "MarbleTesting", package: "Marbles"),
         .product(name: "Signals", package: "Marbles"),
         .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+      ],
+      swiftSettings: swiftSettings),
+    .testTarget(
+      name: "SwiftClocksPortsTests",
+      dependencies: [
+        .product(name: "Marbles", package: "Marbles"),
+        .product(name: "MarbleTesting", package: "Marbles"),
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
       ],
       swiftSettings: swiftSettings),
   ],

@@ -196,7 +196,7 @@ package enum DrivenWorld {
   // MARK: Drivers and the tests that made them
 
   /// Where a scheduler was made: in a task (by its id), or on a thread with no task.
-  enum Context: Hashable {
+  package enum Context: Hashable, Sendable {
     case task(UInt64)
     case thread(UInt)
   }
@@ -251,16 +251,10 @@ package enum DrivenWorld {
 
   static let registry = Locked(Registry())
 
-  /// Records a new driver as made by the current task, or by this thread where no task is
-  /// current; installs the hooks the first time.
-  static func register(_ driver: TaskDriver) {
+  /// Records a new driver as made in `context` (see ``currentContext``); installs the hooks the
+  /// first time.
+  static func register(_ driver: TaskDriver, madeIn context: Context) {
     installHooks()
-    let context: Context =
-      if let task = swift_task_getCurrent() {
-        .task(swift_task_getJobTaskId(task))
-      } else {
-        .thread(ThreadSlot.threadID)
-      }
     registry.withLock { registry in
       registry.contexts[context, default: []].append(WeakDriver(driver))
       registry.drivers[ObjectIdentifier(driver)] = WeakDriver(driver)
@@ -277,6 +271,15 @@ package enum DrivenWorld {
         registry.contexts[context] = others.isEmpty ? nil : others
       }
       for id in registry.ownedIDs.removeValue(forKey: driver) ?? [] { registry.owners[id] = nil }
+    }
+  }
+
+  /// The code running on this thread: a task, or the thread where no task is current.
+  static var currentContext: Context {
+    if let task = swift_task_getCurrent() {
+      .task(swift_task_getJobTaskId(task))
+    } else {
+      .thread(ThreadSlot.threadID)
     }
   }
 

@@ -93,10 +93,14 @@ package final class TaskDriver: TaskExecutor {
     var isDraining = false
   }
 
+  /// The test's code that made the driver: its task, or its thread where no task was current.
+  let madeIn: DrivenWorld.Context
+
   package init(stallTimeout: Duration) {
     self.stallTimeout = stallTimeout
     watermark = DrivenWorld.nextTaskID()
-    DrivenWorld.register(self)
+    madeIn = DrivenWorld.currentContext
+    DrivenWorld.register(self, madeIn: madeIn)
   }
 
   deinit {

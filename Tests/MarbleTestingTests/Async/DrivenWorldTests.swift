@@ -156,4 +156,23 @@ import Testing
     scheduler.advance(by: 1)
     #expect(log.all == ["main@0", "main again@1"])
   }
+
+  /// A task the test started and never drove keeps the scheduler alive after the test: the
+  /// watchdog lets it go, and the scheduler's release — by that task, not the test — reports
+  /// nothing (a report would depend on whether the process lived long enough).
+  @Test func aLeftoverTaskThatKeepsItsSchedulerIsLetGoWithoutAReport() async throws {
+    weak var weakScheduler: TestScheduler?
+    do {
+      let scheduler = TestScheduler(stallTimeout: .milliseconds(100))
+      weakScheduler = scheduler
+      Task { _ = try await scheduler.clock.sleep(for: .seconds(1)) }
+    }
+    #expect(weakScheduler != nil, "the undriven task keeps its scheduler")
+    // Real time, on purpose: this is about what happens when nothing drives the scheduler.
+    let deadline = ContinuousClock.now.advanced(by: .seconds(30))
+    while weakScheduler != nil, ContinuousClock.now < deadline {
+      try await Task.sleep(for: .milliseconds(10))
+    }
+    #expect(weakScheduler == nil)
+  }
 }
