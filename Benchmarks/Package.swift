@@ -2,13 +2,14 @@
 import PackageDescription
 
 // A separate package so that the root package keeps zero dependencies; it alone depends on
-// OpenCombine, the peer the benchmarks compare with. Build in release: `make bench` at the root.
+// OpenCombine and swift-clocks, the peers the benchmarks compare with. Build in release: `make bench` at the root.
 let package = Package(
   name: "MarblesBenchmarks",
   platforms: [.macOS(.v15)],
   dependencies: [
     .package(name: "Marbles", path: ".."),
     .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
+    .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
   ],
   targets: [
     // glibc's malloc statistics, which Swift's Glibc module does not export. DWARF 4, which
@@ -21,6 +22,7 @@ let package = Package(
         .product(name: "MarbleTesting", package: "Marbles"),
         "MallocStats",
         .product(name: "OpenCombine", package: "OpenCombine"),
+        .product(name: "Clocks", package: "swift-clocks"),
       ]
     )
   ],

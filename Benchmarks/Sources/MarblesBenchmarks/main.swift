@@ -199,6 +199,8 @@ _ = measure(
   return recorder.values.count
 }
 
+if isSelected("i.") { await SideBySide.run() }
+
 print(String(repeating: "-", count: 86))
 if let peak = Harness.peakMemoryKiB() {
   print("peak memory: \(peak / 1024) MiB")

@@ -292,9 +292,13 @@ package final class TaskDriver: TaskExecutor {
   /// executors, wakes its sleeping tasks with cancellation, and sends every later job straight
   /// where it would have gone. Happens once; a drain in progress prevents it.
   ///
+  /// - Parameters:
+  ///   - failure: Why.
+  ///   - record: Called once the driver has let go, before the work is released — so that
+  ///     whoever the released work wakes finds the failure recorded.
   /// - Returns: Whether this call gave the work up.
   @discardableResult
-  func abandon(because failure: TestSchedulerFailure) -> Bool {
+  func abandon(because failure: TestSchedulerFailure, record: () -> Void = {}) -> Bool {
     let taken = ready.withLock { ready -> (jobs: [ReadyJob], sleeps: [any AbandonableSleep])? in
       let sleeps = watch.withLock { watch -> [any AbandonableSleep]? in
         guard watch.abandonment == nil, !watch.isDraining else { return nil }
@@ -310,6 +314,7 @@ package final class TaskDriver: TaskExecutor {
       return (jobs, sleeps)
     }
     guard let taken else { return false }
+    record()
     for job in taken.jobs { Self.release(job, cancelling: true) }
     for sleep in taken.sleeps { sleep.abandon() }
     return true

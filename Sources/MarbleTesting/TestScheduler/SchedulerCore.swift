@@ -325,8 +325,9 @@ package final class SchedulerCore: Scheduler {
           + "first: call scheduler.advance(by:), run() or flush() before the await. The work was "
           + "cancelled and let go, so that the test does not hang.")
     }
-    guard driver.abandon(because: failure) else { return }
-    state.withLock { $0.failures.append(failure) }
+    driver.abandon(because: failure) {
+      state.withLock { $0.failures.append(failure) }
+    }
   }
 
   /// Lets the driven work go when the scheduler is released, so that nothing waits on it for
