@@ -20,16 +20,19 @@ test-tsan:
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan-integrations --package-path Integrations
 
 ## The async tests, 100 times each under --parallel: the root's and the Integrations package's.
-## Prints one line per failing run and the count; exits non-zero if any run failed.
+## Prints one line per failing run (keeping its log) and the count; exits non-zero if any failed.
 STRESS_RUNS ?= 100
+STRESS_FILTER := TestClock|SignalValues|AsyncMarbles|DrivenWorld|Determinism|SearchViewModel
 integration-stress:
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --build-tests --package-path Integrations
 	@failed=0; for run in $$(seq 1 $(STRESS_RUNS)); do \
-	  $(SWIFT) test --parallel --skip-build --filter 'TestClock|SignalValues|AsyncMarbles|DrivenWorld|Determinism|SearchViewModel' >/tmp/marbles-stress-root.log 2>&1 \
-	    || { failed=$$((failed + 1)); echo "run $$run: root async tests failed"; }; \
+	  $(SWIFT) test --parallel --skip-build --filter '$(STRESS_FILTER)' >/tmp/marbles-stress-root.log 2>&1 \
+	    || { failed=$$((failed + 1)); cp /tmp/marbles-stress-root.log /tmp/marbles-stress-root-$$run.log; \
+	         echo "run $$run: root async tests failed (/tmp/marbles-stress-root-$$run.log)"; }; \
 	  $(SWIFT) test --parallel --skip-build --package-path Integrations >/tmp/marbles-stress-integrations.log 2>&1 \
-	    || { failed=$$((failed + 1)); echo "run $$run: Integrations tests failed"; }; \
+	    || { failed=$$((failed + 1)); cp /tmp/marbles-stress-integrations.log /tmp/marbles-stress-integrations-$$run.log; \
+	         echo "run $$run: Integrations tests failed (/tmp/marbles-stress-integrations-$$run.log)"; }; \
 	done; echo "integration-stress: $$failed failed of $$(( $(STRESS_RUNS) * 2 )) runs"; test $$failed -eq 0
 
 lint:

@@ -105,7 +105,19 @@ extension Signal {
 
   /// A signal that builds a new signal for each subscription and subscribes to it.
   ///
-  /// `make` runs on every subscription, on the subscribing thread; nothing runs before.
+  /// `make` runs on every subscription, on the subscribing thread; nothing runs before. So each
+  /// subscriber gets work of its own, started when it subscribes — RAC's `+defer:`:
+  ///
+  ///     let request = Signal.deferred { Signal.just(api.fetch()) }   // one fetch per subscriber
+  ///
+  ///     make:      (a new signal per subscription)
+  ///     sub1:      ^--a|      (make runs at sub1's ^)
+  ///     sub2:         ^--a|   (and again at sub2's)
+  ///
+  /// Under a `TestScheduler`, the work `make` starts — an `AsyncSequence` as `Signal(sequence)`,
+  /// whose iterating task begins at the subscription — is driven like any other, so it is not
+  /// needed to make tests deterministic: a stream built in the test body, after the scheduler, is
+  /// driven too.
   ///
   /// - Parameter make: Makes the signal to subscribe to.
   /// - Returns: The deferred signal.

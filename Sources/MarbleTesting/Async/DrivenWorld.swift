@@ -290,10 +290,21 @@ package enum DrivenWorld {
 
   /// The id the next task will have at least: the id of a task made now. Every task created
   /// before this call has a smaller id, every task created after it a larger one.
+  ///
+  /// The task is run at once, on this thread, by the executor it prefers: no thread is woken.
   static func nextTaskID() -> UInt64 {
-    let probe = ThreadSlot.bypassing { Task.detached(priority: .background) {} }
+    let probe = Task(executorPreference: InlineExecutor.shared) {}
     return withExtendedLifetime(probe) {
       swift_task_getJobTaskId(unsafeBitCast(probe, to: MarblesJobRef.self))
+    }
+  }
+
+  /// Runs a job on the thread that enqueues it, at once: for ``nextTaskID()``'s empty task.
+  private final class InlineExecutor: TaskExecutor {
+    static let shared = InlineExecutor()
+
+    func enqueue(_ job: consuming ExecutorJob) {
+      job.runSynchronously(on: asUnownedTaskExecutor())
     }
   }
 

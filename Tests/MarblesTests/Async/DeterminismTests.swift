@@ -124,7 +124,9 @@ import Testing
 
   @MainActor @Test func aDrainThatCannotReachTheMainActorStopsAndSaysSo() async {
     let scheduler = TestScheduler(stallTimeout: .milliseconds(200))
-    Task { @MainActor in _ = 1 }
+    // Started by the drain itself, so that the drain — not the watchdog, which looks only where
+    // nobody drains — is what finds the main actor busy.
+    scheduler.schedule(at: 0) { Task { @MainActor in _ = 1 } }
     let result = Mutex<RunResult?>(nil)
     let done = DispatchSemaphore(value: 0)
     DispatchQueue.global().async {
