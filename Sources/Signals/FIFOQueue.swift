@@ -4,25 +4,33 @@
 ///
 /// Not public API: SPI for the package's own buffers (`signal.values`, the task driver's ready
 /// jobs).
-@_spi(Internals) public struct FIFOQueue<Element> {
-  private var elements: [Element] = []
-  private var head = 0
+///
+/// NB: inlinable, so that another module (the task driver's, on the scheduler's hottest path)
+/// specializes it for its element type: an unspecialized `popFirst` looked up the queue's generic
+/// metadata in the runtime's cache on every call.
+@_spi(Internals) @frozen public struct FIFOQueue<Element> {
+  @usableFromInline var elements: [Element] = []
+  @usableFromInline var head = 0
 
   /// An empty queue.
-  public init() {}
+  @inlinable public init() {}
 
   /// How many elements are queued.
+  @inlinable
   public var count: Int { elements.count - head }
 
   /// Whether nothing is queued.
+  @inlinable
   public var isEmpty: Bool { head == elements.count }
 
   /// Queues `element` last.
+  @inlinable
   public mutating func append(_ element: Element) {
     elements.append(element)
   }
 
   /// Takes the first element, if any.
+  @inlinable
   public mutating func popFirst() -> Element? {
     guard head < elements.count else { return nil }
     let element = elements[head]
@@ -35,6 +43,7 @@
   }
 
   /// Puts `element` back first in line.
+  @inlinable
   public mutating func pushFirst(_ element: Element) {
     if head > 0 {
       head -= 1
@@ -45,6 +54,7 @@
   }
 
   /// Empties the queue.
+  @inlinable
   public mutating func removeAll() {
     elements.removeAll()
     head = 0

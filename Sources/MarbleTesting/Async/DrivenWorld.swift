@@ -98,7 +98,8 @@ package enum DrivenWorld {
       if isTask, let owner = registry.owners[id] {
         // A driver that let its work go (its scheduler was released, or nothing drove it) takes
         // nothing more.
-        if let driver = owner.driver, !driver.hasLetGo {
+        let driver = owner.driver
+        if !driver.hasLetGo {
           if draining == nil, !registry.isTestCode(of: driver, task: currentID, thread: thread) {
             resumedFromOutside = driver
           }
@@ -153,7 +154,8 @@ package enum DrivenWorld {
     let thread = ThreadSlot.threadID
     let held = registry.withLock { registry -> [(job: TaskDriver.ReadyJob, isAdopted: Bool)] in
       guard registry.held[thread] != nil,
-        registry.contexts[.thread(thread)]?.contains(where: { $0.driver === driver }) == true
+        registry.contexts[.thread(thread)]?.contains(where: { $0.id == ObjectIdentifier(driver) })
+          == true
       else { return [] }
       return (registry.held.removeValue(forKey: thread) ?? []).map { job in
         let id = swift_task_getJobTaskId(unsafeBitCast(job.job, to: MarblesJobRef.self))
@@ -184,7 +186,7 @@ package enum DrivenWorld {
         if let made = registry.latest(in: .thread(thread)) {
           for job in held {
             let id = swift_task_getJobTaskId(unsafeBitCast(job.job, to: MarblesJobRef.self))
-            registry.contexts[.task(id), default: []].append(WeakDriver(made))
+            registry.contexts[.task(id), default: []].append(DriverRef(made))
           }
         }
         return held
@@ -201,20 +203,33 @@ package enum DrivenWorld {
     case thread(UInt)
   }
 
-  struct WeakDriver {
-    weak var driver: TaskDriver?
-    init(_ driver: TaskDriver) { self.driver = driver }
+  /// A driver the registry names without keeping it alive.
+  ///
+  /// NB: unowned, not weak: a weakly referenced object takes the slow path for every retain and
+  /// release, and drivers are retained on every job. Safe because every entry naming a driver is
+  /// removed when its scheduler is released (``unregister(_:)``), while the scheduler's engine
+  /// still holds the driver.
+  struct DriverRef {
+    let id: ObjectIdentifier
+    private let unmanaged: Unmanaged<TaskDriver>
+
+    init(_ driver: TaskDriver) {
+      id = ObjectIdentifier(driver)
+      unmanaged = .passUnretained(driver)
+    }
+
+    var driver: TaskDriver { unmanaged.takeUnretainedValue() }
   }
 
   struct Registry {
     /// The tasks each driver owns, by task id.
-    var owners: [UInt64: WeakDriver] = [:]
+    var owners: [UInt64: DriverRef] = [:]
     /// Each driver's owned task ids, to forget them with it.
     var ownedIDs: [ObjectIdentifier: [UInt64]] = [:]
     /// The drivers each test made, oldest first.
-    var contexts: [Context: [WeakDriver]] = [:]
+    var contexts: [Context: [DriverRef]] = [:]
     /// Every driver alive, for the watchdog.
-    var drivers: [ObjectIdentifier: WeakDriver] = [:]
+    var drivers: [ObjectIdentifier: DriverRef] = [:]
     /// New tasks a test started on a thread with no task, waiting for a scheduler made on that
     /// thread to be driven there.
     var held: [UInt: [TaskDriver.ReadyJob]] = [:]
@@ -224,26 +239,26 @@ package enum DrivenWorld {
     func isTestCode(of driver: TaskDriver, task: UInt64?, thread: UInt?) -> Bool {
       let context: Context
       if let task {
-        if owners[task]?.driver === driver { return true }
+        if owners[task]?.id == ObjectIdentifier(driver) { return true }
         context = .task(task)
       } else if let thread {
         context = .thread(thread)
       } else {
         return false
       }
-      return contexts[context]?.contains { $0.driver === driver } == true
+      return contexts[context]?.contains { $0.id == ObjectIdentifier(driver) } == true
     }
 
     /// Records that `driver` owns task `id`.
     mutating func own(_ id: UInt64, by driver: TaskDriver) {
-      owners[id] = WeakDriver(driver)
+      owners[id] = DriverRef(driver)
       ownedIDs[ObjectIdentifier(driver), default: []].append(id)
     }
 
     /// The latest driver made in `context` that is still alive.
     mutating func latest(in context: Context) -> TaskDriver? {
       guard var made = contexts[context] else { return nil }
-      made.removeAll { $0.driver?.hasLetGo ?? true }
+      made.removeAll { $0.driver.hasLetGo }
       contexts[context] = made.isEmpty ? nil : made
       return made.last?.driver
     }
@@ -256,8 +271,8 @@ package enum DrivenWorld {
   static func register(_ driver: TaskDriver, madeIn context: Context) {
     installHooks()
     registry.withLock { registry in
-      registry.contexts[context, default: []].append(WeakDriver(driver))
-      registry.drivers[ObjectIdentifier(driver)] = WeakDriver(driver)
+      registry.contexts[context, default: []].append(DriverRef(driver))
+      registry.drivers[ObjectIdentifier(driver)] = DriverRef(driver)
     }
     Watchdog.start()
   }
@@ -267,7 +282,7 @@ package enum DrivenWorld {
     registry.withLock { registry in
       registry.drivers[driver] = nil
       for (context, made) in registry.contexts {
-        let others = made.filter { $0.driver.map { ObjectIdentifier($0) != driver } ?? false }
+        let others = made.filter { $0.id != driver }
         registry.contexts[context] = others.isEmpty ? nil : others
       }
       for id in registry.ownedIDs.removeValue(forKey: driver) ?? [] { registry.owners[id] = nil }
@@ -285,7 +300,7 @@ package enum DrivenWorld {
 
   /// Every driver alive.
   static var liveDrivers: [TaskDriver] {
-    registry.withLock { $0.drivers.values.compactMap(\.driver) }
+    registry.withLock { $0.drivers.values.map(\.driver) }
   }
 
   /// The id the next task will have at least: the id of a task made now. Every task created

@@ -136,9 +136,9 @@ package final class TaskDriver: TaskExecutor {
   /// work go, sends it where it would have gone.
   func makeReady(_ job: UnownedJob, on target: Target) {
     let isAbandoned = ready.withLock { ready -> Bool in
-      // NB: read under the ready lock, so that a give-up, which empties the queue under it too,
-      // never leaves a job behind.
-      guard watch.withLock({ $0.abandonment == nil }) else { return true }
+      // NB: read under the ready lock, which a give-up holds while it sets the flag and empties
+      // the queue, so that no job is left behind.
+      guard !self.isAbandoned.load(ordering: .acquiring) else { return true }
       ready.append(ReadyJob(job: job, target: target))
       readyCount.add(1, ordering: .releasing)
       return false
