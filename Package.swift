@@ -16,6 +16,9 @@ let package = Package(
     .library(name: "Signals", targets: ["Signals"]),
     .library(name: "MarbleTesting", targets: ["MarbleTesting"]),
     .library(name: "Marbles", targets: ["Marbles"]),
+    // Built against Apple's Combine where it exists, empty elsewhere; the same sources are built
+    // against OpenCombine as `MarblesOpenCombine` in Integrations/.
+    .library(name: "MarblesCombine", targets: ["MarblesCombine"]),
     .executable(name: "marbles", targets: ["MarblesCLI"]),
   ],
   targets: [
@@ -29,6 +32,11 @@ let package = Package(
     .target(
       name: "Marbles",
       dependencies: ["MarbleTesting", "Signals"],
+      swiftSettings: swiftSettings
+    ),
+    .target(
+      name: "MarblesCombine",
+      dependencies: ["Marbles", "MarbleTesting", "Signals"],
       swiftSettings: swiftSettings
     ),
     .target(

@@ -14,12 +14,27 @@ let swiftSettings: [SwiftSetting] = [
 let package = Package(
   name: "MarblesIntegrations",
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+  products: [
+    // The root package's MarblesCombine sources, built against OpenCombine (a symbolic link to
+    // ../Sources/MarblesCombine): what Linux tests and CI prove of the Combine bridge.
+    .library(name: "MarblesOpenCombine", targets: ["MarblesOpenCombine"])
+  ],
   dependencies: [
     .package(name: "Marbles", path: ".."),
     .package(url: "https://github.com/apple/swift-async-algorithms.git", from: "1.1.4"),
     .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
+    .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
   ],
   targets: [
+    .target(
+      name: "MarblesOpenCombine",
+      dependencies: [
+        .product(name: "Marbles", package: "Marbles"),
+        .product(name: "MarbleTesting", package: "Marbles"),
+        .product(name: "Signals", package: "Marbles"),
+        .product(name: "OpenCombineShim", package: "OpenCombine"),
+      ],
+      swiftSettings: swiftSettings),
     .target(
       name: "SearchExample",
       dependencies: [.product(name: "AsyncAlgorithms", package: "swift-async-algorithms")],
@@ -49,6 +64,16 @@ let package = Package(
         .product(name: "Marbles", package: "Marbles"),
         .product(name: "MarbleTesting", package: "Marbles"),
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+      ],
+      swiftSettings: swiftSettings),
+    .testTarget(
+      name: "CombinePortsTests",
+      dependencies: [
+        "MarblesOpenCombine",
+        .product(name: "Marbles", package: "Marbles"),
+        .product(name: "MarbleTesting", package: "Marbles"),
+        .product(name: "Signals", package: "Marbles"),
+        .product(name: "OpenCombineShim", package: "OpenCombine"),
       ],
       swiftSettings: swiftSettings),
   ],

@@ -125,6 +125,14 @@ package final class SchedulerCore: Scheduler {
     enqueue(at: time, interval: nil, action)
   }
 
+  /// Schedules a repeating action first due at `time`, then every `interval` ticks.
+  @discardableResult
+  package func schedule(at time: Int, interval: Int, _ action: @escaping @Sendable () -> Void)
+    -> any Disposable
+  {
+    enqueue(at: time, interval: interval, action)
+  }
+
   /// Schedules one of the harness's actions — a recorder's subscription or disposal — at `time`:
   /// at its tick it runs before every action that is not the harness's, whenever those were
   /// scheduled (RxJS's order: its `TestScheduler` sets hot observables up at `flush()`, after every
