@@ -24,6 +24,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-async-algorithms.git", from: "1.1.4"),
     .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
     .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
+    .package(url: "https://github.com/pointfreeco/combine-schedulers", from: "1.2.2"),
   ],
   targets: [
     .target(
@@ -74,6 +75,7 @@ let package = Package(
         .product(name: "MarbleTesting", package: "Marbles"),
         .product(name: "Signals", package: "Marbles"),
         .product(name: "OpenCombineShim", package: "OpenCombine"),
+        .product(name: "CombineSchedulers", package: "combine-schedulers"),
       ],
       swiftSettings: swiftSettings),
   ],

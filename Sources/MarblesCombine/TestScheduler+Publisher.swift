@@ -69,8 +69,10 @@
   /// assertTable("""
   ///   src  hot   -a-b----c--|
   ///   out  gets  ----b------(c|)
-  ///   """) { $0["src"].publisher.debounce(for: 0.003, scheduler: scheduler.combine) }
+  ///   """) { $0["src"].publisher.debounce(for: 0.003, scheduler: $0.scheduler.combine) }
   /// ```
+  ///
+  /// A table runs on a scheduler of its own: give the pipeline its sources' `scheduler`.
   ///
   /// - Parameters:
   ///   - table: The scenario, one labelled row per line.

@@ -1,0 +1,43 @@
+import MarbleTesting
+import MarblesOpenCombine
+import OpenCombineShim
+import Signals
+
+/// A Combine subscriber whose demand the test sets at ticks of its own: it requests `initial` on
+/// subscription, then what `request(_:)` asks, and sends what it receives to a Signals subject that
+/// a recorder records — so its deliveries are drawn as marbles.
+final class DemandRecorder<Input: Sendable, Failure: Error>: Subscriber, @unchecked Sendable {
+  // NB: touched only on the scheduler's thread, inside its drains and the test body.
+  let received = Subject<Input, Failure>()
+  private var subscription: (any OpenCombine.Subscription)?
+  private let initial: Subscribers.Demand
+
+  init(initial: Subscribers.Demand) {
+    self.initial = initial
+  }
+
+  func receive(subscription: any OpenCombine.Subscription) {
+    self.subscription = subscription
+    subscription.request(initial)
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand {
+    received.sendNext(input)
+    return .none
+  }
+
+  func receive(completion: Subscribers.Completion<Failure>) {
+    switch completion {
+    case .finished: received.sendCompleted()
+    case .failure(let failure): received.sendError(failure)
+    }
+  }
+
+  func request(_ demand: Subscribers.Demand) {
+    subscription?.request(demand)
+  }
+
+  func cancel() {
+    subscription?.cancel()
+  }
+}
