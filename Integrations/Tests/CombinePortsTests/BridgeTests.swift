@@ -26,7 +26,9 @@ import Testing
     let combine = scheduler.combine
     let log = Log()
     #expect(combine.now == VirtualTime(offset: .zero))
-    combine.schedule(after: combine.now.advanced(by: 0.025)) { log.append("25 ms@\(scheduler.now)") }
+    combine.schedule(after: combine.now.advanced(by: 0.025)) {
+      log.append("25 ms@\(scheduler.now)")
+    }
     combine.schedule(after: combine.now.advanced(by: 1)) { log.append("1 s@\(scheduler.now)") }
     scheduler.run()
     #expect(log.all == ["25 ms@3", "1 s@100"], "25 ms is 3 ticks of 10 ms, rounded up")
@@ -50,8 +52,10 @@ import Testing
     let scheduler = TestScheduler()
     let combine = scheduler.combine
     let log = Log()
-    let repeating = combine.schedule(after: combine.now.advanced(by: .milliseconds(2)),
-      interval: .milliseconds(3)) { log.append("\(scheduler.now)") }
+    let repeating = combine.schedule(
+      after: combine.now.advanced(by: .milliseconds(2)),
+      interval: .milliseconds(3)
+    ) { log.append("\(scheduler.now)") }
     scheduler.advance(to: 9)
     repeating.cancel()
     scheduler.run()

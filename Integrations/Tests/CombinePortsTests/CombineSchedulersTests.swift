@@ -17,7 +17,9 @@ import Testing
 @Suite struct CombineSchedulersTestSchedulerTests {
   /// `DispatchQueue.test`
   let marbles = MarbleTesting.TestScheduler()
-  var scheduler: CombineTestScheduler<DispatchQueue.SchedulerTimeType, DispatchQueue.SchedulerOptions> {
+  var scheduler:
+    CombineTestScheduler<DispatchQueue.SchedulerTimeType, DispatchQueue.SchedulerOptions>
+  {
     marbles.combine(for: DispatchQueue.self)
   }
 
