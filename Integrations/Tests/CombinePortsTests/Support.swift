@@ -17,6 +17,8 @@ final class DemandRecorder<Input: Sendable, Failure: Error>: Subscriber, @unchec
   }
 
   func receive(subscription: any OpenCombine.Subscription) {
+    // A subscriber takes one subscription, as Combine's rule says; it cancels any other.
+    guard self.subscription == nil else { return subscription.cancel() }
     self.subscription = subscription
     subscription.request(initial)
   }
@@ -39,5 +41,36 @@ final class DemandRecorder<Input: Sendable, Failure: Error>: Subscriber, @unchec
 
   func cancel() {
     subscription?.cancel()
+  }
+}
+
+/// A Combine `Subject` that replays, made of Marbles' own `ReplaySubject`: what Entwine's
+/// `share(replay:)` becomes (`multicast { ReplayingSubject(capacity: n) }.autoconnect()`), and the
+/// stand-in for Entwine's `ReplaySubject` in its tests.
+final class ReplayingSubject<Output: Sendable, Failure: Error>: OpenCombine.Subject,
+  @unchecked Sendable
+{
+  // NB: Signals' `ReplaySubject` is thread-safe; nothing else is stored.
+  let replay: Signals.ReplaySubject<Output, Failure>
+
+  init(capacity: Int) {
+    replay = Signals.ReplaySubject(capacity: capacity)
+  }
+
+  func send(_ value: Output) { replay.sendNext(value) }
+
+  func send(completion: Subscribers.Completion<Failure>) {
+    switch completion {
+    case .finished: replay.sendCompleted()
+    case .failure(let failure): replay.sendError(failure)
+    }
+  }
+
+  func send(subscription: any OpenCombine.Subscription) {
+    subscription.request(.unlimited)
+  }
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    replay.publisher.receive(subscriber: subscriber)
   }
 }
