@@ -1,0 +1,109 @@
+import MarbleTesting
+import Marbles
+import MarblesOpenCombine
+import OpenCombineShim
+import Signals
+import Synchronization
+import Testing
+
+/// The seeds' story (`../shared/seeds/004`), in Combine: a profile screen binds six views to one
+/// request. As a cold `Deferred { Future { … } }`, the request runs six times; `share()` runs it
+/// once, but a view bound after the answer misses it (it gets only the end);
+/// `multicast(subject: CurrentValueSubject)` gives a view bound before the answer the current
+/// value at once, and `makeConnectable()` makes the request start when the screen says so, once
+/// every view is bound. Each scenario is a table: the `api subs` rows draw how many requests ran.
+@Suite struct SixRequestsTests {
+  struct Profile: Equatable, Sendable {
+    var name = "Ada"
+  }
+
+  /// The request as an app writes it: a `Future` per subscription (`Deferred`), answered by the
+  /// API (a cold test signal, which logs each request) three ticks later.
+  static func request(_ api: TestSignal<String, Never>) -> some Publisher<String, Never> {
+    Deferred {
+      Future<String, Never> { promise in
+        let promise = Unchecked(promise)
+        _ = api.subscribe(next: { promise.value(.success($0)) })
+      }
+    }
+  }
+
+  @Test func sixBindingsOfAColdRequestRunItSixTimes() {
+    assertTable(
+      """
+      api    cold  ---(r|)
+      name   sub   ^
+      name   gets  ---(r|)
+      photo  sub   ^
+      photo  gets  ---(r|)
+      bio    sub   ^
+      bio    gets  ---(r|)
+      posts  sub   ^
+      posts  gets  ---(r|)
+      fans   sub   ^
+      fans   gets  ---(r|)
+      likes  sub   ^
+      likes  gets  ---(r|)
+      api    subs  ^--!
+      api    subs  ^--!
+      api    subs  ^--!
+      api    subs  ^--!
+      api    subs  ^--!
+      api    subs  ^--!
+      """
+    ) { (sources: TableSources<String, Never>) in Self.request(sources["api"]) }
+  }
+
+  @Test func shareRunsItOnceButALateBindingMissesTheAnswer() {
+    assertTable(
+      """
+      api    cold  ---(r|)
+      name   sub   ^
+      name   gets  ---(r|)
+      photo  sub   -^
+      photo  gets  ---(r|)
+      late   sub   -----^
+      late   gets  -----|
+      api    subs  ^--!
+      """
+    ) { (sources: TableSources<String, Never>) in Self.request(sources["api"]).share() }
+  }
+
+  /// What it fixes: a binding made before the answer gets the current value at once (the
+  /// placeholder), not nothing. What it does not: after the request completes, the subject has
+  /// completed too, and a later binding gets only the end.
+  @Test func aCurrentValueSubjectGivesEveryBindingTheCurrentValue() {
+    assertTable(
+      """
+      api    cold  ---(r|)
+      name   sub   ^
+      name   gets  e--(r|)
+      photo  sub   --^
+      photo  gets  --e(r|)
+      late   sub   -----^
+      late   gets  -----|
+      api    subs  ^--!
+      """, values: ["e": "", "r": "r"]
+    ) { (sources: TableSources<String, Never>) in
+      Self.request(sources["api"])
+        .multicast(subject: CurrentValueSubject<String, Never>(""))
+        .autoconnect()
+    }
+  }
+
+  @Test func makeConnectableStartsTheRequestWhenTheScreenSaysSo() throws {
+    let scheduler = TestScheduler()
+    let api: TestSignal<String, Never> = try scheduler.cold("---(r|)")
+    let connectable = Self.request(api).makeConnectable()
+    let name = scheduler.record(connectable, subscribeAt: 0)
+    let photo = scheduler.record(connectable, subscribeAt: 1)
+    let connection = Mutex<(any Cancellable)?>(nil)
+    // The screen connects once both views are bound.
+    let start = Unchecked(connectable)
+    scheduler.schedule(at: 2) { connection.withLock { $0 = AnyCancellable(start.value.connect()) } }
+    scheduler.run()
+    assertMarbles(name, "-----(r|)")
+    assertMarbles(photo, "-----(r|)")
+    assertSubscriptions(api, "--^--!")
+  }
+}
