@@ -2,7 +2,7 @@
 import PackageDescription
 
 // A separate package so that the root package keeps zero dependencies; it alone depends on
-// OpenCombine and swift-clocks, the peers the benchmarks compare with. Build in release: `make bench` at the root.
+// OpenCombine, swift-clocks and combine-schedulers, the peers the benchmarks compare with. Build in release: `make bench` at the root.
 let package = Package(
   name: "MarblesBenchmarks",
   platforms: [.macOS(.v15)],
@@ -10,6 +10,9 @@ let package = Package(
     .package(name: "Marbles", path: ".."),
     .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
     .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
+    .package(url: "https://github.com/pointfreeco/combine-schedulers", from: "1.2.2"),
+    // The Combine bridge built against OpenCombine (the root's MarblesCombine is empty on Linux).
+    .package(name: "MarblesIntegrations", path: "../Integrations"),
   ],
   targets: [
     // glibc's malloc statistics, which Swift's Glibc module does not export. DWARF 4, which
@@ -23,6 +26,8 @@ let package = Package(
         "MallocStats",
         .product(name: "OpenCombine", package: "OpenCombine"),
         .product(name: "Clocks", package: "swift-clocks"),
+        .product(name: "CombineSchedulers", package: "combine-schedulers"),
+        .product(name: "MarblesOpenCombine", package: "MarblesIntegrations"),
       ]
     )
   ],

@@ -5,7 +5,7 @@
     public import OpenCombineShim
   #endif
   public import MarbleTesting
-  import Signals
+  public import Signals
 
   /// A Combine scheduler on a `TestScheduler`'s virtual time: `scheduler.combine`, or
   /// `scheduler.combine(for: DispatchQueue.self)` for code typed for another scheduler's time.
@@ -31,7 +31,7 @@
   public struct CombineTestScheduler<
     SchedulerTimeType: VirtualTimeConvertible, SchedulerOptions
   >: Scheduler, Sendable {
-    let handle: SchedulerHandle
+    @usableFromInline let handle: SchedulerHandle
 
     init(_ handle: SchedulerHandle) {
       self.handle = handle
@@ -49,47 +49,50 @@
     public var minimumTolerance: SchedulerTimeType.Stride { .nanoseconds(0) }
 
     /// Runs `action` at the current tick, after what is already due then.
+    @inlinable
     public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
-      let action = Action(action)
-      handle.schedule(at: handle.now) { action.run() }
+      handle.schedule(at: handle.now, Self.sendable(action))
     }
 
     /// Runs `action` at the tick of `date`, rounded up.
+    @inlinable
     public func schedule(
       after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride,
       options: SchedulerOptions?, _ action: @escaping () -> Void
     ) {
-      let action = Action(action)
-      handle.schedule(at: tick(of: date)) { action.run() }
+      handle.schedule(at: tick(of: date), Self.sendable(action))
     }
 
     /// Runs `action` at the tick of `date`, rounded up, then every `interval` (at least a tick)
     /// until the returned `Cancellable` is cancelled.
+    @inlinable
     public func schedule(
       after date: SchedulerTimeType, interval: SchedulerTimeType.Stride,
       tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
       _ action: @escaping () -> Void
     ) -> any Cancellable {
-      let action = Action(action)
       let every = handle.ticks(SchedulerTimeType.duration(of: interval))
-      let scheduled = handle.schedule(at: tick(of: date), every: every) { action.run() }
+      let scheduled = handle.schedule(at: tick(of: date), every: every, Self.sendable(action))
       return AnyCancellable { scheduled.dispose() }
     }
 
+    /// A Combine action, which is not `Sendable`, as the scheduler's queue takes it.
+    ///
+    /// NB: the action only ever runs inside the scheduler's drain, one at a time, as a Combine
+    /// scheduler runs what it is given. Captured as `nonisolated(unsafe)`: one closure context per
+    /// action (a box around it cost a second allocation, and `unsafeBitCast` reabstraction thunks).
+    @inlinable
+    static func sendable(_ action: @escaping () -> Void) -> @Sendable () -> Void {
+      nonisolated(unsafe) let action = action
+      return { action() }
+    }
+
     /// The tick of `date`, rounded up; 0 for a date before tick 0.
+    @inlinable
     func tick(of date: SchedulerTimeType) -> Int {
       handle.ticks(
         SchedulerTimeType.duration(of: SchedulerTimeType.virtualTimeOrigin.distance(to: date)))
     }
-  }
-
-  /// A Combine action, which is not `Sendable`, in the scheduler's queue.
-  ///
-  /// NB: `@unchecked Sendable`: the action only ever runs inside the scheduler's drain, one at a
-  /// time, as a Combine scheduler runs what it is given.
-  private final class Action: @unchecked Sendable {
-    let run: () -> Void
-    init(_ run: @escaping () -> Void) { self.run = run }
   }
 
   extension TestScheduler {

@@ -107,6 +107,22 @@ if isSelected("b. memory") {
         perEvent / Double(eventSize)))
 }
 
+/// Prints how many times faster the Marbles side is than the peer (`120x` is 120 times faster).
+func speedup(_ name: String, _ marbles: Double, versus peer: Double) {
+  guard !marbles.isNaN, !peer.isNaN else { return }
+  print(Harness.comparison(name, ratio: peer / marbles))
+}
+
+/// ``measure(_:items:baseline:_:)`` for one run only (a peer too slow to run five times).
+func measureOnce(_ name: String, items: Int, _ body: () -> Int) -> Double {
+  guard isSelected(name) else { return .nan }
+  let start = DispatchTime.now().uptimeNanoseconds
+  Harness.consume(body())
+  let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+  print(Harness.Measurement(name: name + " (1 run)", seconds: seconds, items: items, baseline: nil).line)
+  return seconds
+}
+
 /// Prints how many times slower the Marbles side is than the peer; skipped if either was filtered
 /// out.
 func compare(_ name: String, _ marbles: Double, versus peer: Double) {
@@ -197,6 +213,32 @@ _ = measure(
   scheduler.run()
   precondition(recorder.values.count == hundredThousand)
   return recorder.values.count
+}
+
+// Phase h: Combine on virtual time, against combine-schedulers' TestScheduler. Their queue is
+// sorted again on every step, so theirs run once, not five times, and only up to `CS_MAX`
+// (default 10,000: their 10,000 one-shots take about 25 s here, and the time grows with n²).
+let combineSchedulersMax =
+  Int(ProcessInfo.processInfo.environment["CS_MAX"] ?? "") ?? 10_000
+for n in [10_000, 100_000, 1_000_000] {
+  let marbles = measure("h. Marbles, \(n) one-shot schedule(after:)", items: n) {
+    CombineSchedulersPhase.marblesOneShots(n)
+  }
+  guard n <= combineSchedulersMax, n < 1_000_000 else { continue }
+  let theirs = measureOnce("h. combine-schedulers, \(n) one-shot", items: n) {
+    CombineSchedulersPhase.theirsOneShots(n)
+  }
+  speedup("h. combine-schedulers / Marbles, \(n)", marbles, versus: theirs)
+}
+for n in [10_000, 100_000] {
+  let marbles = measure("h. Marbles, debounce of \(n) values", items: n) {
+    CombineSchedulersPhase.marblesDebounce(n)
+  }
+  guard n <= combineSchedulersMax else { continue }
+  let theirs = measureOnce("h. combine-schedulers, debounce of \(n)", items: n) {
+    CombineSchedulersPhase.theirsDebounce(n)
+  }
+  speedup("h. combine-schedulers / Marbles, debounce \(n)", marbles, versus: theirs)
 }
 
 if isSelected("i.") { await SideBySide.run() }

@@ -15,6 +15,9 @@ package final class SchedulerCore: Scheduler {
   /// How many actions one `run()` or `advance` call may run before it gives up.
   package let stepLimit: Int
   private let tickAttoseconds: Int128
+  /// The tick in whole nanoseconds, if it is one (1 ms is): durations then convert with 64-bit
+  /// arithmetic. `nil` for a tick with a fraction of a nanosecond.
+  private let tickNanoseconds: Int64?
   /// The scheduler this core belongs to, while it exists.
   private let owner = Locked(WeakOwner())
 
@@ -51,6 +54,9 @@ package final class SchedulerCore: Scheduler {
     self.stepLimit = stepLimit
     self.site = site
     tickAttoseconds = Self.attoseconds(tick)
+    tickNanoseconds =
+      tickAttoseconds % 1_000_000_000 == 0 && tickAttoseconds / 1_000_000_000 <= Int128(Int64.max)
+      ? Int64(tickAttoseconds / 1_000_000_000) : nil
     driver = TaskDriver(stallTimeout: stallTimeout)
     driver.attach(to: self)
   }
@@ -107,6 +113,17 @@ package final class SchedulerCore: Scheduler {
 
   /// `duration` in whole ticks, rounding up; zero or negative durations are 0 ticks.
   package func ticks(_ duration: Duration) -> Int {
+    // NB: the fast path, for the durations time operators and Combine schedulers convert on every
+    // action: whole nanoseconds of a whole-nanosecond tick, in 64 bits (a 128-bit division is a
+    // library call).
+    let (seconds, fraction) = duration.components
+    if let tickNanoseconds, seconds >= 0, seconds < 9_000_000_000, fraction >= 0 {
+      let nanoseconds = seconds * 1_000_000_000 + fraction / 1_000_000_000
+      let roundsUp = fraction % 1_000_000_000 != 0
+      guard nanoseconds > 0 || roundsUp else { return 0 }
+      let (whole, rest) = nanoseconds.quotientAndRemainder(dividingBy: tickNanoseconds)
+      return Int(whole + (rest > 0 || roundsUp ? 1 : 0))
+    }
     let attoseconds = Self.attoseconds(duration)
     guard attoseconds > 0 else { return 0 }
     let ticks = (attoseconds + tickAttoseconds - 1) / tickAttoseconds
