@@ -220,7 +220,7 @@ _ = measure(
 // (default 10,000: their 10,000 one-shots take about 25 s here, and the time grows with n²).
 let combineSchedulersMax =
   Int(ProcessInfo.processInfo.environment["CS_MAX"] ?? "") ?? 10_000
-for n in [10_000, 100_000, 1_000_000] {
+for n in [5_000, 10_000, 100_000, 1_000_000] {
   let marbles = measure("h. Marbles, \(n) one-shot schedule(after:)", items: n) {
     CombineSchedulersPhase.marblesOneShots(n)
   }
@@ -230,7 +230,7 @@ for n in [10_000, 100_000, 1_000_000] {
   }
   speedup("h. combine-schedulers / Marbles, \(n)", marbles, versus: theirs)
 }
-for n in [10_000, 100_000] {
+for n in [5_000, 10_000, 100_000] {
   let marbles = measure("h. Marbles, debounce of \(n) values", items: n) {
     CombineSchedulersPhase.marblesDebounce(n)
   }
