@@ -62,7 +62,7 @@ package enum DrivenWorld {
     case driver(TaskDriver)
     /// A test on a thread with no task made it: it waits for a scheduler made on that thread to
     /// be driven there, or for the thread to go back to its run loop.
-    case hold(UInt)
+    case held
     /// It is not the driven world's: it goes where it was going.
     case pass
   }
@@ -71,12 +71,11 @@ package enum DrivenWorld {
   ///
   /// - Returns: `false` if the job is not the driven world's and must go where it was going.
   static func take(_ job: MarblesJobRef, on target: TaskDriver.Target) -> Bool {
-    let unowned = unsafeBitCast(job, to: UnownedJob.self)
     switch decide(job, target: target) {
     case .driver(let driver):
-      driver.makeReady(unowned, on: target)
+      driver.makeReady(unsafeBitCast(job, to: UnownedJob.self), on: target)
       return true
-    case .hold:
+    case .held:
       return true
     case .pass:
       return false
@@ -130,7 +129,7 @@ package enum DrivenWorld {
         if registry.held[thread, default: []].isEmpty { releaseHeldJobs = thread }
         registry.held[thread, default: []].append(
           TaskDriver.ReadyJob(job: unsafeBitCast(job, to: UnownedJob.self), target: target))
-        return .hold(thread)
+        return .held
       } else {
         return .pass
       }
