@@ -1,3 +1,4 @@
+import Foundation
 import MarbleTesting
 import Marbles
 import MarblesOpenCombine
@@ -71,6 +72,21 @@ import Testing
     #expect(result.failure?.kind == .stepLimitExceeded)
     timer.cancel()
     #expect(scheduler.takeUnreportedFailures().count == 1)
+  }
+
+  @Test func runLoopAndOperationQueueStandIns() throws {
+    let scheduler = TestScheduler()
+    let runLoop = scheduler.combine(for: RunLoop.OCombine.self)
+    let operationQueue = scheduler.combine(for: OperationQueue.OCombine.self)
+    #expect(runLoop.now.date == Date(timeIntervalSinceReferenceDate: 0))
+    let input = try scheduler.hot("-a-b-|")
+    scheduler.expect(input.publisher.delay(for: .milliseconds(2), scheduler: runLoop))
+      .toBe("---a-b-|")
+    scheduler.expect(input.publisher.debounce(for: 0.001, scheduler: operationQueue))
+      .toBe("--a-b|")
+    scheduler.flush()
+    #expect(runLoop.now.date == Date(timeIntervalSinceReferenceDate: 0.007))
+    #expect(operationQueue.now.date == Date(timeIntervalSinceReferenceDate: 0.007))
   }
 
   @Test func theCombineSchedulerDoesNotKeepItsSchedulerAlive() {
