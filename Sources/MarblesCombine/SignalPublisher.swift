@@ -40,6 +40,8 @@
         || source is Subject<Output, Failure>
     }
 
+    /// Gives `subscriber` its subscription, then subscribes to the signal (unless it cancelled at
+    /// once): one subscription of the signal per Combine subscriber.
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let subscription = SignalSubscription(

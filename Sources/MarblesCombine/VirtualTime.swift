@@ -34,6 +34,7 @@
       VirtualTime(offset: offset + stride.duration)
     }
 
+    /// Whether `lhs` comes before `rhs`.
     public static func < (lhs: VirtualTime, rhs: VirtualTime) -> Bool {
       lhs.offset < rhs.offset
     }
@@ -82,10 +83,13 @@
         return Double(seconds) + Double(attoseconds) / 1e18
       }
 
+      /// Whether `lhs` is shorter than `rhs`.
       public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.duration < rhs.duration }
+      /// The two lengths together.
       public static func + (lhs: Stride, rhs: Stride) -> Stride {
         Stride(lhs.duration + rhs.duration)
       }
+      /// `lhs` less `rhs`.
       public static func - (lhs: Stride, rhs: Stride) -> Stride {
         Stride(lhs.duration - rhs.duration)
       }
@@ -94,14 +98,22 @@
       public static func * (lhs: Stride, rhs: Stride) -> Stride {
         Stride(.seconds(lhs.seconds * rhs.seconds))
       }
+      /// Adds `rhs` to `lhs`.
       public static func += (lhs: inout Stride, rhs: Stride) { lhs = lhs + rhs }
+      /// Takes `rhs` from `lhs`.
       public static func -= (lhs: inout Stride, rhs: Stride) { lhs = lhs - rhs }
+      /// Multiplies `lhs` by `rhs`, in seconds.
       public static func *= (lhs: inout Stride, rhs: Stride) { lhs = lhs * rhs }
 
+      /// `s` seconds.
       public static func seconds(_ s: Int) -> Stride { Stride(.seconds(s)) }
+      /// `s` seconds.
       public static func seconds(_ s: Double) -> Stride { Stride(.seconds(s)) }
+      /// `ms` milliseconds.
       public static func milliseconds(_ ms: Int) -> Stride { Stride(.milliseconds(ms)) }
+      /// `us` microseconds.
       public static func microseconds(_ us: Int) -> Stride { Stride(.microseconds(us)) }
+      /// `ns` nanoseconds.
       public static func nanoseconds(_ ns: Int) -> Stride { Stride(.nanoseconds(ns)) }
 
       /// `0.3 seconds`.
