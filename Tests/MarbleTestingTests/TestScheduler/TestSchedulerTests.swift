@@ -81,6 +81,13 @@ import Testing
     #expect(scheduler.ticks(.nanoseconds(1)) == 1)
     #expect(scheduler.ticks(.zero) == 0)
     #expect(scheduler.ticks(.seconds(-1)) == 0)
+    // Below a nanosecond, and past what 64-bit nanoseconds hold: still rounded up, never early.
+    #expect(scheduler.ticks(Duration(secondsComponent: 0, attosecondsComponent: 1)) == 1)
+    #expect(scheduler.ticks(Duration(secondsComponent: 1, attosecondsComponent: 1)) == 11)
+    #expect(scheduler.ticks(.seconds(20_000_000_000)) == 200_000_000_000)
+    #expect(scheduler.ticks(.seconds(Int64.max)) == Int.max)
+    let fine = TestScheduler(tick: Duration(secondsComponent: 0, attosecondsComponent: 1_500_000))
+    #expect(fine.ticks(.nanoseconds(3)) == 2000, "a tick with a fraction of a nanosecond")
 
     let log = Log<String>()
     scheduler.schedule(after: .milliseconds(150)) { log.stamp("a", scheduler) }
