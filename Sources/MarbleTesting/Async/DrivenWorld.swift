@@ -20,7 +20,7 @@ import Dispatch
 /// through) and the main actor's executor
 /// (`swift_task_getMainExecutor_hook`, which we answer with ``MainActorRouter``, an executor that
 /// forwards everything it does not own to the main queue, as the runtime's own would). Each hook
-/// asks ``owner(of:)`` and either hands the job to that driver — which runs it inside the
+/// asks ``take(_:on:)`` and either hands the job to that driver — which runs it inside the
 /// scheduler's `advance`, `run` or `flush`, first in first out, main-actor jobs on the main actor —
 /// or lets it go where it was going. The decision reads only the job and its enqueuing context,
 /// never a process-wide mode, so tests run side by side under `--parallel`, each scheduler driving

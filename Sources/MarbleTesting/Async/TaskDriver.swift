@@ -24,7 +24,7 @@ import Synchronization
 ///   always enqueued here, whoever resumes them.
 /// - **Every other job of the driven world** — tasks the test body starts after it made the
 ///   scheduler, tasks that driven code creates, their main-actor work, the actor jobs driven code
-///   starts — comes through the runtime's hooks, which ask ``DrivenWorld/owner(of:)`` (the one
+///   starts — comes through the runtime's hooks, which ask ``DrivenWorld/take(_:on:)`` (the one
 ///   routing decision; its file explains it).
 ///
 /// ## Order
@@ -38,10 +38,11 @@ import Synchronization
 /// ## Nothing hangs
 ///
 /// A driver whose jobs have been ready for ``stallTimeout`` of real time with nobody driving it —
-/// a test awaiting a driven task's value before `run()` — is given up by the ``Watchdog``: its tasks are cancelled and handed to the runtime's own
-/// executors, so the await ends, and the scheduler records a ``TestSchedulerFailure`` that the
-/// next assertion, `flush()`, or the scheduler's release reports. A drain that cannot reach the
-/// main actor within the same time stops and reports that instead of waiting for ever.
+/// a test awaiting a driven task's value before `run()` — is given up by the ``Watchdog``: its
+/// tasks are cancelled and handed to the runtime's own executors, so the await ends, and the
+/// scheduler records a ``TestSchedulerFailure`` that the next assertion, `flush()`, or the
+/// scheduler's release reports. A drain that cannot reach the main actor within the same time
+/// stops and reports that instead of waiting for ever.
 package final class TaskDriver: TaskExecutor {
   /// Where a ready job must run.
   package enum Target: Sendable {
@@ -84,8 +85,8 @@ package final class TaskDriver: TaskExecutor {
     var abandonment: TestSchedulerFailure?
     /// The tasks asleep on the scheduler's clock, which a give-up wakes.
     var sleeps: [ObjectIdentifier: any AbandonableSleep] = [:]
-    /// What driven tasks did that virtual time cannot drive (a sleep on a real clock), to name it
-    /// in reports.
+    /// What driven tasks did outside virtual time (a resumption from a real clock, a queue, a
+    /// thread), to name it in reports.
     var notes: [String] = []
     /// When the watchdog first saw the driver's work waiting with no drain, and the drain count
     /// then.
@@ -189,7 +190,8 @@ package final class TaskDriver: TaskExecutor {
         }
         done.signal()
       }
-      return done.wait(timeout: .now() + .nanoseconds(Self.nanoseconds(stallTimeout))) == .success
+      let timeout = DispatchTime.now() + QueueScheduler.dispatchInterval(stallTimeout)
+      return done.wait(timeout: timeout) == .success
     }
     return true
   }
@@ -327,14 +329,6 @@ package final class TaskDriver: TaskExecutor {
     case .global: DrivenWorld.enqueueGlobal(ready.job)
     case .main: DrivenWorld.enqueueMain(ready.job)
     }
-  }
-
-  private static func nanoseconds(_ duration: Duration) -> Int {
-    let (seconds, attoseconds) = duration.components
-    guard seconds >= 0 else { return 0 }
-    let (nanoseconds, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-    guard !overflow, nanoseconds < Int64(Int.max) - 1_000_000_000 else { return Int.max / 2 }
-    return Int(nanoseconds + attoseconds / 1_000_000_000)
   }
 }
 

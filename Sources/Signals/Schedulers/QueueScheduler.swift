@@ -61,7 +61,10 @@ public struct QueueScheduler: Scheduler {
   }
 
   /// A `Duration` as whole nanoseconds for Dispatch; negative becomes zero.
-  static func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
+  ///
+  /// SPI: the task driver waits for the main queue this long.
+  @_spi(Internals) public static func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval
+  {
     let (seconds, attoseconds) = duration.components
     guard seconds >= 0, attoseconds >= 0 else { return .nanoseconds(0) }
     let nanoseconds = seconds.multipliedReportingOverflow(by: 1_000_000_000)
