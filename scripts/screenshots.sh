@@ -23,7 +23,7 @@ marbles=$(swift build --show-bin-path)/marbles
 "$marbles" show Fixtures/seed004-six-requests.marbles --filter replayLazily --svg "$out/replayLazily.svg" >/dev/null
 "$marbles" show Fixtures/operators-time-and-higher-order.marbles --svg "$out/time.svg" >/dev/null
 "$marbles" --html "$out/failing.html" Tests/MarblesCLITests/Fixtures/failing-expectation.marbles >/dev/null || true
-cp docs/*.svg Tests/MarbleFixturesTests/Golden/*.svg "$out/"
+cp Sources/Marbles/Marbles.docc/Resources/*.svg Tests/MarbleFixturesTests/Golden/*.svg "$out/"
 
 shoot() { # file, png, width, height
   "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars \

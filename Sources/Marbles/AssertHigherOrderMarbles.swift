@@ -29,7 +29,7 @@ import Signals
 /// the inner marble it matches, or a new letter, and a `where` legend gives each one's marble.
 ///
 /// - Parameters:
-///   - subscriber: The recorder, from ``MarbleTesting/TestScheduler/recordHigherOrder(_:subscribeAt:disposeAt:)``.
+///   - subscriber: The recorder, from ``/MarbleTesting/TestScheduler/recordHigherOrder(_:subscribeAt:disposeAt:)``.
 ///   - marbles: The outer events (no `^`); each value character is a key of `inner`.
 ///   - inner: The marble of each inner signal (no `^`), its frames counting from the frame it was
 ///     sent at.
@@ -73,7 +73,7 @@ func higherOrderFailure<
 
 /// Asserts that a higher-order signal sent inner signals at the frames a marble draws, each
 /// sending what its inner marble draws; a `#` is a `TestError()` when the signals fail with
-/// ``TestError``, needs `error:` for any other failure type, and is a mistake for `Never`.
+/// ``/MarbleTesting/TestError``, needs `error:` for any other failure type, and is a mistake for `Never`.
 ///
 /// - Parameters:
 ///   - subscriber: The recorder.

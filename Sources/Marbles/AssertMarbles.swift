@@ -19,7 +19,7 @@ import Signals
 /// marble that cannot be read is reported with its column and a caret.
 ///
 /// For a signal whose values are signals, record it with
-/// ``MarbleTesting/TestScheduler/recordHigherOrder(_:subscribeAt:disposeAt:)`` and give each inner
+/// ``/MarbleTesting/TestScheduler/recordHigherOrder(_:subscribeAt:disposeAt:)`` and give each inner
 /// signal its own marble: `assertMarbles(groups, "-x-y-|", inner: ["x": "a--|", "y": "b|"])`.
 ///
 /// - Parameters:
@@ -79,7 +79,7 @@ func marblesFailure<Value: Equatable & Sendable, Failure: Error & Equatable, Key
 
 /// Asserts that a recorder received what a marble draws.
 ///
-/// A `#` is a `TestError()` when the signal fails with ``TestError``. For any other failure type a
+/// A `#` is a `TestError()` when the signal fails with ``/MarbleTesting/TestError``. For any other failure type a
 /// marble with `#` needs the `error:` argument, and for a signal that cannot fail
 /// (`Failure == Never`) a `#` is a mistake:
 ///

@@ -26,7 +26,7 @@ public import Signals
 ///                     ^
 ///     sub2 missed `r` at frame 3 (it came at frame 5)
 ///
-/// A table that cannot be read is reported with the row, the column and a caret. See ``MarbleTable``
+/// A table that cannot be read is reported with the row, the column and a caret. See ``/MarbleTesting/MarbleTable``
 /// for the row syntax. Without `values:`, each value character stands for itself as a `String` and
 /// `#` for `TestError()`.
 ///
@@ -63,11 +63,11 @@ public func assertTable<Output: SignalProtocol>(
 /// ```
 ///
 /// A `#` in the table needs a failure to stand for: it is a mistake unless `Failure` is
-/// ``TestError`` (use ``assertTable(_:values:error:tick:fileID:filePath:line:column:pipeline:)``
+/// ``/MarbleTesting/TestError`` (use ``assertTable(_:values:error:tick:fileID:filePath:line:column:pipeline:)``
 /// for any other).
 ///
 /// - Parameters:
-///   - table: The table (see ``MarbleTable``).
+///   - table: The table (see ``/MarbleTesting/MarbleTable``).
 ///   - tick: The length of one frame.
 ///   - fileID: The caller's file ID (filled in for you).
 ///   - filePath: The caller's file path (filled in for you).
@@ -90,7 +90,7 @@ public func assertTable<Failure: Error & Equatable, Output: SignalProtocol>(
 /// ``assertTable(_:tick:fileID:filePath:line:column:pipeline:)-(_,_,_,_,_,_,(TableSources<String,Failure>)->Output)``.
 ///
 /// - Parameters:
-///   - table: The table (see ``MarbleTable``).
+///   - table: The table (see ``/MarbleTesting/MarbleTable``).
 ///   - values: What the value characters stand for.
 ///   - tick: The length of one frame.
 ///   - fileID: The caller's file ID (filled in for you).
@@ -116,7 +116,7 @@ public func assertTable<
 /// Asserts a scenario drawn as an expectation table, with values and an error of your own.
 ///
 /// - Parameters:
-///   - table: The table (see ``MarbleTable``).
+///   - table: The table (see ``/MarbleTesting/MarbleTable``).
 ///   - values: What the value characters stand for.
 ///   - error: What `#` stands for.
 ///   - tick: The length of one frame.

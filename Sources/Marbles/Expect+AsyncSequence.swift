@@ -15,9 +15,9 @@ extension TestScheduler {
   ///
   /// The first pull happens at the `^` (frame 0 by default), each element is recorded at the tick
   /// it arrives, and a `!` cancels the iteration at its tick (see
-  /// ``MarbleTesting/TestScheduler/record(_:subscribeAt:disposeAt:)-(S,_,_)``). A sequence that
+  /// ``/MarbleTesting/TestScheduler/record(_:subscribeAt:disposeAt:)->TestSubscriber<S.Element,S.Failure>``). A sequence that
   /// throws `any Error` is stated with the `toBe` overloads for it, where `#` matches a thrown
-  /// ``TestError``.
+  /// ``/MarbleTesting/TestError``.
   ///
   /// - Parameters:
   ///   - sequence: The sequence to iterate.
@@ -39,13 +39,13 @@ extension TestScheduler {
 }
 
 extension SignalExpectation where Failure == any Error {
-  /// The recorded sequence must send what `marbles` draws; a `#` matches a thrown ``TestError``
+  /// The recorded sequence must send what `marbles` draws; a `#` matches a thrown ``/MarbleTesting/TestError``
   /// equal to `error` (by default `TestError()`).
   ///
   /// - Parameters:
   ///   - marbles: The expected events.
   ///   - values: What the value characters stand for.
-  ///   - error: The ``TestError`` a `#` stands for.
+  ///   - error: The ``/MarbleTesting/TestError`` a `#` stands for.
   public func toBe<Key: MarbleValueKey>(
     _ marbles: String, values: [Key: Value], error: TestError = TestError()
   )
@@ -62,18 +62,18 @@ extension SignalExpectation where Failure == any Error {
   }
 
   /// The recorded sequence of strings must send what `marbles` draws, each value character
-  /// standing for itself; a `#` matches a thrown ``TestError`` equal to `error`.
+  /// standing for itself; a `#` matches a thrown ``/MarbleTesting/TestError`` equal to `error`.
   ///
   /// - Parameters:
   ///   - marbles: The expected events.
-  ///   - error: The ``TestError`` a `#` stands for.
+  ///   - error: The ``/MarbleTesting/TestError`` a `#` stands for.
   public func toBe(_ marbles: String, error: TestError = TestError()) where Value == String {
     toBe(marbles, values: Marble.characterValues, error: error)
   }
 }
 
 /// Asserts that a recorder of a sequence that throws `any Error` received what a marble draws; a
-/// `#` matches a thrown ``TestError`` equal to `error` (any other error is shown as a `TestError`
+/// `#` matches a thrown ``/MarbleTesting/TestError`` equal to `error` (any other error is shown as a `TestError`
 /// naming it).
 ///
 /// ```swift
@@ -86,7 +86,7 @@ extension SignalExpectation where Failure == any Error {
 ///   - subscriber: The recorder.
 ///   - marbles: The events it must have received.
 ///   - values: What the value characters stand for.
-///   - error: The ``TestError`` a `#` stands for.
+///   - error: The ``/MarbleTesting/TestError`` a `#` stands for.
 ///   - fileID: The caller's file ID (filled in for you).
 ///   - filePath: The caller's file path (filled in for you).
 ///   - line: The caller's line (filled in for you).
@@ -105,13 +105,13 @@ public func assertMarbles<Value: Equatable & Sendable, Key: MarbleValueKey>(
 }
 
 /// Asserts that a recorder of strings from a sequence that throws `any Error` received what a
-/// marble draws, each value character standing for itself; a `#` matches a thrown ``TestError``
+/// marble draws, each value character standing for itself; a `#` matches a thrown ``/MarbleTesting/TestError``
 /// equal to `error`.
 ///
 /// - Parameters:
 ///   - subscriber: The recorder.
 ///   - marbles: The events it must have received.
-///   - error: The ``TestError`` a `#` stands for.
+///   - error: The ``/MarbleTesting/TestError`` a `#` stands for.
 ///   - fileID: The caller's file ID (filled in for you).
 ///   - filePath: The caller's file path (filled in for you).
 ///   - line: The caller's line (filled in for you).
@@ -127,13 +127,13 @@ public func assertMarbles(
     filePath: filePath, line: line, column: column)
 }
 
-/// `error` itself if it is a ``TestError``, else a `TestError` naming its type and description.
+/// `error` itself if it is a ``/MarbleTesting/TestError``, else a `TestError` naming its type and description.
 @Sendable private func asTestError(_ error: any Error) -> TestError {
   (error as? TestError) ?? TestError("\(type(of: error)): \(error)")
 }
 
 extension TestSubscriber where Failure == any Error {
-  /// The events with each error as a ``TestError``: itself if it is one, else one naming it.
+  /// The events with each error as a ``/MarbleTesting/TestError``: itself if it is one, else one naming it.
   var testErrorEvents: [Recorded<Event<Value, TestError>>] {
     events.map { recorded in
       let event: Event<Value, TestError> =
@@ -149,7 +149,7 @@ extension TestSubscriber where Failure == any Error {
 
 /// Asserts a scenario drawn as an expectation table whose pipeline ends in a sequence or signal
 /// that throws `any Error` — async code, typically `Signal(sequence)` — the sources failing with
-/// ``TestError``; a `#` in a `gets` row matches a thrown ``TestError`` (any other error is shown as
+/// ``/MarbleTesting/TestError``; a `#` in a `gets` row matches a thrown ``/MarbleTesting/TestError`` (any other error is shown as
 /// a `TestError` naming it).
 ///
 /// ```swift
@@ -164,7 +164,7 @@ extension TestSubscriber where Failure == any Error {
 /// ```
 ///
 /// - Parameters:
-///   - table: The table (see ``MarbleTesting/MarbleTable``).
+///   - table: The table (see ``/MarbleTesting/MarbleTable``).
 ///   - values: What the value characters stand for.
 ///   - tick: The length of one frame.
 ///   - fileID: The caller's file ID (filled in for you).
@@ -186,7 +186,7 @@ public func assertTable<Value: Sendable & Equatable, Output: SignalProtocol, Key
   }
 }
 
-/// ``assertTable(_:values:tick:fileID:filePath:line:column:pipeline:)`` for a table of strings,
+/// ``assertTable(_:values:tick:fileID:filePath:line:column:pipeline:)-(_,_,_,_,_,_,_,(TableSources<Value,Failure>)->Output)`` for a table of strings,
 /// each value character standing for itself.
 ///
 /// - Parameters:

@@ -14,7 +14,7 @@ extension TestScheduler {
   /// scheduler.flush()
   /// ```
   ///
-  /// The inner signals are recorded as ``TestScheduler/recordHigherOrder(_:subscribeAt:disposeAt:)``
+  /// The inner signals are recorded as ``/MarbleTesting/TestScheduler/recordHigherOrder(_:subscribeAt:disposeAt:)``
   /// does: subscribed inside the outer `sendNext`, their frames counting from the frame they were
   /// sent at.
   ///
@@ -42,7 +42,7 @@ extension TestScheduler {
 }
 
 /// What a higher-order signal recorded by
-/// ``TestScheduler/expect(_:subscription:fileID:filePath:line:column:)`` must have sent: inner
+/// ``MarbleTesting/TestScheduler/expect(_:subscription:fileID:filePath:line:column:)`` must have sent: inner
 /// signals at given frames, each with its own marble; stated with `toBe(_:inner:…)`, checked by
 /// `flush()`.
 public struct HigherOrderSignalExpectation<Value: Sendable, Failure: Error>: Sendable {
@@ -65,7 +65,7 @@ public struct HigherOrderSignalExpectation<Value: Sendable, Failure: Error>: Sen
   }
 
   /// The recorded signal must send inner signals where `marbles` draws them, each sending what its
-  /// entry in `inner` draws; a `#` is a `TestError()` when the signals fail with ``TestError``,
+  /// entry in `inner` draws; a `#` is a `TestError()` when the signals fail with ``/MarbleTesting/TestError``,
   /// needs `error:` for any other failure type, and is a mistake for `Never`.
   ///
   /// - Parameters:

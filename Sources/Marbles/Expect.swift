@@ -83,7 +83,7 @@ extension TestScheduler {
   /// (If code under test keeps the scheduler alive forever, so that it is never released, the test
   /// process reports the `expect`'s location and exits with status 1 instead.)
   ///
-  /// A task started with ``MarbleTesting/TestScheduler/task(name:fileID:line:_:)`` that is still
+  /// A task started with ``/MarbleTesting/TestScheduler/task(name:fileID:line:_:)`` that is still
   /// suspended when nothing is left to run — it waits on something outside virtual time, or on
   /// input that never comes — is reported here too, by name and tick.
   ///
@@ -150,7 +150,7 @@ struct ExpectationRegistration: Sendable {
   }
 }
 
-/// What a signal recorded by ``TestScheduler/expect(_:subscription:fileID:filePath:line:column:)``
+/// What a signal recorded by ``MarbleTesting/TestScheduler/expect(_:subscription:fileID:filePath:line:column:)``
 /// must have received; stated with `toBe(…)`, checked by `flush()`.
 public struct SignalExpectation<Value: Sendable, Failure: Error>: Sendable {
   let subscriber: TestSubscriber<Value, Failure>
@@ -168,7 +168,7 @@ public struct SignalExpectation<Value: Sendable, Failure: Error>: Sendable {
   }
 
   /// The recorded signal must send what `marbles` draws. A `#` is a `TestError()` when the signal
-  /// fails with ``TestError``; for any other failure type, a marble with `#` needs `error:`, and
+  /// fails with ``/MarbleTesting/TestError``; for any other failure type, a marble with `#` needs `error:`, and
   /// for a signal that cannot fail (`Failure == Never`) a `#` is a mistake.
   ///
   /// - Parameters:

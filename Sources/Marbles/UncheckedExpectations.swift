@@ -12,7 +12,7 @@ import Synchronization
 /// Every `expect(…)` no `flush()` has checked yet, process-wide: the last line of defence of
 /// "nothing is silently green".
 ///
-/// An unchecked expectation is normally reported when its ``TestScheduler`` is released at the end
+/// An unchecked expectation is normally reported when its ``/MarbleTesting/TestScheduler`` is released at the end
 /// of its test (see `TestScheduler.deinit`): test signals, recorders and expectations never keep
 /// their scheduler alive, so only code under test can — a closure the scheduler runs that
 /// captures the scheduler itself, say. Such a scheduler is never released and cannot report. So

@@ -26,7 +26,7 @@
   ///   time, until its `Cancellable` is cancelled. Every `Cancellable` it returns cancels.
   /// - ``minimumTolerance`` is zero, and tolerances and options are ignored: virtual time is
   ///   exact.
-  /// - It holds the scheduler's ``MarbleTesting/SchedulerHandle``, not the scheduler: a test that
+  /// - It holds the scheduler's ``/MarbleTesting/SchedulerHandle``, not the scheduler: a test that
   ///   forgets `flush()` still releases its scheduler and is told so.
   public struct CombineTestScheduler<
     SchedulerTimeType: VirtualTimeConvertible, SchedulerOptions

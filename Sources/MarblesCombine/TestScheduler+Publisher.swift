@@ -123,7 +123,7 @@
       column: column, pipeline: { Signal(pipeline($0)) })
   }
 
-  /// ``assertTable(_:values:tick:fileID:filePath:line:column:pipeline:)`` for a publisher of
+  /// ``assertTable(_:values:tick:fileID:filePath:line:column:pipeline:)-(_,_,_,_,_,_,_,(TableSources<Value,Failure>)->P)`` for a publisher of
   /// strings, each value character standing for itself.
   ///
   /// - Parameters:

@@ -4,6 +4,7 @@ import Testing
 
 /// The examples in README.md, verbatim, so the README cannot promise what the code does not do.
 @Suite struct ReadmeExamplesTests {
+  // snippet: cold-versus-hot
   @Test func coldVersusHotInTenLines() {
     let scheduler = TestScheduler(tick: .milliseconds(100))
     let subject = Subject<String, Never>(), replay = ReplaySubject<String, Never>()
@@ -20,6 +21,7 @@ import Testing
     // replayed at 1.1 s:
     #expect(replayLate.events == [.next(11, "package 1"), .next(20, "package 2")])
   }
+  // snippet-end
 
   @Test func virtualTimeReplayLazilySubscribesOnce() throws {
     let scheduler = TestScheduler()

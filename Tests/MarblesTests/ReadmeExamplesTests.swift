@@ -5,6 +5,7 @@ import Testing
 
 /// The marble test and the table test of README.md, verbatim.
 @Suite struct ReadmeMarbleExamplesTests {
+  // snippet: first-marble-test
   @Test func replayLazilySharesTheRequest() throws {
     let scheduler = TestScheduler()
     let fetch = try scheduler.cold("---r|")  // the expensive request, as a cold signal
@@ -16,13 +17,16 @@ import Testing
     assertMarbles(late, "------(r|)")  // replayed at once
     assertSubscriptions(fetch, "-^---!")  // one request
   }
+  // snippet-end
 
   @Test func innerSignals() throws {
+    // snippet: inner-signals
     let scheduler = TestScheduler()
     let source = try scheduler.cold("-a-b-A-B-|")
     let groups = scheduler.recordHigherOrder(source.groupBy { $0.lowercased() })
     scheduler.run()
     assertMarbles(groups, "-x-y-----|", inner: ["x": "a---A---|", "y": "b---B-|"])
+    // snippet-end
     withKnownIssue {
       assertMarbles(groups, "-x-y-----|", inner: ["x": "a---A---|", "y": "b--B--|"])
     } matching: { issue in
@@ -38,6 +42,7 @@ import Testing
     }
   }
 
+  // snippet: first-table
   @Test func replayLazilyRunsTheRequestOnce() {
     assertTable(
       """
@@ -50,4 +55,5 @@ import Testing
       """
     ) { $0["fetch"].replayLazily() }
   }
+  // snippet-end
 }

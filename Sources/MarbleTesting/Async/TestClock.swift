@@ -47,6 +47,7 @@ public struct TestClock: Clock, Sendable {
       other.offset - offset
     }
 
+    /// Whether `lhs` comes before `rhs` on the scheduler's timeline.
     public static func < (lhs: Instant, rhs: Instant) -> Bool {
       lhs.offset < rhs.offset
     }

@@ -15,9 +15,10 @@ extension TestScheduler {
   /// #expect(model.results == ["swift"])
   /// ```
   ///
-  /// Child tasks, task groups and the unstructured tasks its code creates are driven too (see
-  /// ``TaskDriver``). A task still suspended when `flush()` finds nothing left to do — waiting on a
-  /// real clock, a thread, a continuation nobody resumes — is reported by `flush()`, by name.
+  /// Child tasks, task groups and the unstructured tasks its code creates are driven too (how: the
+  /// article "Testing async/await code" in the Marbles documentation). A task still suspended when
+  /// `flush()` finds nothing left to do — waiting on a real clock, a thread, a continuation nobody
+  /// resumes — is reported by `flush()`, by name.
   ///
   /// - Parameters:
   ///   - name: What reports call the task; by default, where it was created.

@@ -9,7 +9,7 @@ public import Signals
 /// `--a--b|` with `a = -x|` means "an inner signal at frame 2 that sends `x` one frame later".
 ///
 /// Each inner signal is subscribed synchronously, inside the outer signal's `sendNext`, so a hot
-/// inner signal (a ``GroupedSignal``) is recorded from its first value. An inner signal stays
+/// inner signal (a ``/Signals/GroupedSignal``) is recorded from its first value. An inner signal stays
 /// recorded until it terminates, even after the outer subscription is disposed, as in RxJS.
 public final class HigherOrderTestSubscriber<Value: Sendable, Failure: Error>: Sendable {
   /// The scheduler whose clock stamps the events, or `nil` once that has been released (a

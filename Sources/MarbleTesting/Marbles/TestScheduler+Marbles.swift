@@ -98,7 +98,7 @@ extension TestScheduler {
 
   /// A cold test signal of `String`s drawn as a marble, each value character standing for itself,
   /// whose failure type comes from the annotation (`TestSignal<String, Never>`); a `#` is as in
-  /// ``cold(_:values:)-(_,[Key:Value])``.
+  /// ``cold(_:values:)->TestSignal<Value,Failure>``.
   ///
   /// - Parameter marbles: One line of marbles, without `^`.
   /// - Returns: The signal.
@@ -211,7 +211,7 @@ extension TestScheduler {
 
   /// A hot test signal of `String`s drawn as a marble, each value character standing for itself,
   /// whose failure type comes from the annotation (`TestSignal<String, Never>`); a `#` is as in
-  /// ``hot(_:values:)-(_,[Key:Value])``.
+  /// ``hot(_:values:)->TestSignal<Value,Failure>``.
   ///
   /// - Parameter marbles: One line of marbles, with at most one `^` (the current tick).
   /// - Returns: The signal.

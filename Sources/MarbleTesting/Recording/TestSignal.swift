@@ -7,11 +7,11 @@
 ///   exactly as `Signal.just` does (RxJS schedules them after `subscribe` returns, which hides bugs in
 ///   sharing operators — its issue #5523); later ones through the scheduler.
 /// - A **hot** test signal sends its events at absolute ticks to whoever is subscribed then. At one
-///   tick, the subscriptions and disposals of recorders (``TestScheduler/record(_:subscribeAt:disposeAt:)``,
+///   tick, the subscriptions and disposals of recorders (``TestScheduler/record(_:subscribeAt:disposeAt:)->TestSubscriber<S.Value,S.Failure>``,
 ///   `expect`, tables) come first, as in RxJS: a recorder subscribed at tick 3 gets the event at
 ///   tick 3, one disposed at tick 3 does not. Events at ticks before the scheduler's clock (a
 ///   marble's negative times, before `^`) have happened before any subscriber could exist and reach
-///   nobody. Like a ``Subject``, a hot test signal remembers its terminal event and sends it to later
+///   nobody. Like a ``/Signals/Subject``, a hot test signal remembers its terminal event and sends it to later
 ///   subscribers at once.
 ///
 /// ``subscriptions`` lists each subscription as `(subscribed, disposed)`; it closes when the

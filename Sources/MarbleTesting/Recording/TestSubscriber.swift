@@ -2,7 +2,7 @@
 
 /// A subscriber that records every event with the virtual tick it arrived at.
 ///
-/// Usually made by ``TestScheduler/record(_:subscribeAt:disposeAt:)``; it can also be subscribed by
+/// Usually made by ``TestScheduler/record(_:subscribeAt:disposeAt:)->TestSubscriber<S.Value,S.Failure>``; it can also be subscribed by
 /// hand: `signal.subscribe(TestSubscriber(scheduler))`.
 public final class TestSubscriber<Value: Sendable, Failure: Error>: SubscriberProtocol {
   /// The scheduler whose clock stamps the events, or `nil` once that has been released.

@@ -43,6 +43,13 @@ public struct MarbleTable: Sendable, Equatable {
     case gets
     /// A subscription a source must have seen.
     case subs
+
+    /// The kind a row names in its second column (`hot`, `send`, `cold`, `sub`, `gets`, `subs`), or
+    /// `nil` for any other word.
+    public init?(rawValue: String) {
+      guard let kind = Self.allCases.first(where: { "\($0)" == rawValue }) else { return nil }
+      self = kind
+    }
   }
 
   /// One row of the table.

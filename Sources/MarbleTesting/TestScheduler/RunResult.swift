@@ -1,4 +1,4 @@
-/// What one call to ``TestScheduler/run()``, ``TestScheduler/advance(by:)`` or
+/// What one call to ``TestScheduler/run()``, ``TestScheduler/advance(by:)-(Int)`` or
 /// ``TestScheduler/advance(to:)`` did.
 public struct RunResult: Sendable, Equatable, CustomStringConvertible {
   /// How many actions ran.

@@ -19,7 +19,7 @@
 /// - Actions run in `(time, order scheduled)` order. Work scheduled during an action for the current
 ///   tick runs in the same `advance`.
 /// - At one tick, the harness's actions — the subscriptions and disposals that
-///   ``record(_:subscribeAt:disposeAt:)`` (and with it `expect`, tables and fixtures) schedules —
+///   ``record(_:subscribeAt:disposeAt:)->TestSubscriber<S.Value,S.Failure>`` (and with it `expect`, tables and fixtures) schedules —
 ///   run before every other action, whenever those were scheduled. So a subscriber at tick 3 sees a
 ///   hot signal's event at tick 3, and one disposed at tick 3 does not, as in RxJS.
 /// - The clock never moves backwards: an action scheduled in the past runs at ``now``.
@@ -30,7 +30,7 @@
 /// - No lock is held while an action runs, so actions may schedule, subscribe and send freely.
 /// - Async work — the tasks of ``task(name:fileID:line:_:)``, `record(sequence)` and what they
 ///   create — runs on this scheduler's thread too: every ready job before each action and before
-///   a call returns (see ``TaskDriver``), with ``clock`` as their clock.
+///   a call returns (the article "Testing async/await code" in the Marbles documentation explains how), with ``clock`` as their clock.
 /// - ``run()`` stops after ``stepLimit`` steps (actions, and driven tasks' wake-ups) instead of
 ///   hanging on an endless timer; the result and ``failures`` say what kept it going.
 /// - Using the scheduler from two threads at once (or calling `advance` from inside an action) is
@@ -55,7 +55,8 @@ public final class TestScheduler: Scheduler, SchedulerWithStandIn {
   /// Creates a scheduler whose clock reads tick 0.
   ///
   /// From now on, the tasks this test starts — `Task { }`, `Task.detached`, a task that code under
-  /// test starts in an `init` or a `didSet` — are driven by this scheduler (see ``TaskDriver``).
+  /// test starts in an `init` or a `didSet` — are driven by this scheduler (see
+  /// "Testing async/await code" in the Marbles documentation).
   ///
   /// - Parameters:
   ///   - tick: The virtual length of one tick (one marble frame); positive.

@@ -211,7 +211,7 @@ import Testing
     let svg = report.picture.svg()
     let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("docs/table-failure.svg")
+      .appendingPathComponent("Sources/Marbles/Marbles.docc/Resources/table-failure.svg")
     if ProcessInfo.processInfo.environment["MARBLES_RECORD_GOLDEN"] == "1" {
       try Data(svg.utf8).write(to: file)
     }

@@ -1,0 +1,171 @@
+import Foundation
+import Testing
+
+/// Every code listing of the DocC articles and the README is code a test compiles and runs.
+///
+/// The rules (also in the Marbles catalog's landing page, for authors):
+/// - A ```` ```swift ```` listing is preceded by `<!-- snippet: NAME -->` and is, line for line,
+///   the region of a test file between `// snippet: NAME` and `// snippet-end` (indentation shared
+///   by the whole region removed). The region is in a test that runs: under `Tests/`, or under
+///   `Integrations/Tests/` for code that needs swift-async-algorithms or OpenCombine.
+/// - A listing from `Integrations/` is the OpenCombine build of Combine code: the article says
+///   `import Combine` and `import MarblesCombine` where the test says `import OpenCombine` and
+///   `import MarblesOpenCombine`, and nothing else differs.
+/// - A listing of another language (`text`, `sh`) may quote a region the same way, for a failure
+///   message a test checks: the region's opening and closing `"""` lines are left out.
+/// - A ```` ```swift ```` listing preceded by `<!-- manifest -->` is a whole `Package.swift`, which
+///   `swift package dump-package` must read.
+@Suite struct ArticleListingsTests {
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+  struct Listing: CustomTestStringConvertible {
+    var file: String
+    var line: Int
+    var marker: String?
+    var language: String
+    var lines: [String]
+    var testDescription: String { "\(file):\(line)" }
+  }
+
+  /// The articles of every catalog, and the README.
+  static let documents: [String] = {
+    var paths = ["README.md"]
+    let sources = root.appendingPathComponent("Sources")
+    for module in (try? FileManager.default.contentsOfDirectory(atPath: sources.path)) ?? [] {
+      let catalog = "Sources/\(module)/\(module).docc"
+      let files = FileManager.default.enumerator(atPath: root.appendingPathComponent(catalog).path)
+      while let file = files?.nextObject() as? String {
+        if file.hasSuffix(".md") { paths.append("\(catalog)/\(file)") }
+      }
+    }
+    return paths.sorted()
+  }()
+
+  static func listings(in path: String) -> [Listing] {
+    guard let text = try? String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+    else { return [] }
+    let lines = text.components(separatedBy: "\n")
+    var listings: [Listing] = []
+    var index = 0
+    while index < lines.count {
+      let line = lines[index]
+      guard line.hasPrefix("```"), line.count > 3 else {
+        index += 1
+        continue
+      }
+      let language = String(line.dropFirst(3))
+      var marker: String?
+      if index > 0 {
+        let previous = lines[index - 1].trimmingCharacters(in: .whitespaces)
+        if previous.hasPrefix("<!--"), previous.hasSuffix("-->") {
+          marker = previous.dropFirst(4).dropLast(3).trimmingCharacters(in: .whitespaces)
+        }
+      }
+      var end = index + 1
+      while end < lines.count, lines[end] != "```" { end += 1 }
+      listings.append(
+        Listing(
+          file: path, line: index + 1, marker: marker, language: language,
+          lines: Array(lines[(index + 1)..<min(end, lines.count)])))
+      index = end + 1
+    }
+    return listings
+  }
+
+  static let allListings = documents.flatMap(listings(in:))
+
+  /// Every region `// snippet: NAME` … `// snippet-end` of the test files, by name.
+  static let regions: [String: (file: String, lines: [String])] = {
+    var found: [String: (file: String, lines: [String])] = [:]
+    for folder in ["Tests", "Integrations/Tests"] {
+      let files = FileManager.default.enumerator(atPath: root.appendingPathComponent(folder).path)
+      while let file = files?.nextObject() as? String {
+        guard file.hasSuffix(".swift"), !file.contains("/Fixtures/") else { continue }
+        let path = "\(folder)/\(file)"
+        guard let text = try? String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+        else { continue }
+        var name: String?
+        var lines: [String] = []
+        for line in text.components(separatedBy: "\n") {
+          let trimmed = line.trimmingCharacters(in: .whitespaces)
+          if trimmed.hasPrefix("// snippet: ") {
+            name = String(trimmed.dropFirst("// snippet: ".count))
+            lines = []
+          } else if trimmed == "// snippet-end", let current = name {
+            found[current] = (path, lines)
+            name = nil
+          } else if name != nil {
+            lines.append(line)
+          }
+        }
+      }
+    }
+    return found
+  }()
+
+  static func dedented(_ lines: [String]) -> [String] {
+    let indents = lines.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+      .map { $0.prefix(while: { $0 == " " }).count }
+    let common = indents.min() ?? 0
+    return lines.map { $0.count >= common ? String($0.dropFirst(common)) : "" }
+  }
+
+  static func fromIntegrations(_ line: String) -> String {
+    line.replacingOccurrences(of: "import OpenCombine", with: "import Combine")
+      .replacingOccurrences(of: "import MarblesOpenCombine", with: "import MarblesCombine")
+  }
+
+  @Test func theDocumentsAreFound() {
+    #expect(Self.documents.count >= 10, "\(Self.documents)")
+    #expect(Self.allListings.count >= 20)
+  }
+
+  @Test(arguments: allListings.filter { $0.language == "swift" })
+  func everySwiftListingIsCompiledByATest(_ listing: Listing) {
+    let marker = listing.marker ?? ""
+    #expect(
+      marker.hasPrefix("snippet: ") || marker == "manifest",
+      "\(listing.file):\(listing.line): a Swift listing needs <!-- snippet: NAME --> or <!-- manifest -->"
+    )
+  }
+
+  @Test(arguments: allListings.filter { $0.marker?.hasPrefix("snippet: ") == true })
+  func everySnippetIsItsRegion(_ listing: Listing) throws {
+    let name = String(listing.marker!.dropFirst("snippet: ".count))
+    let region = try #require(
+      Self.regions[name], "\(listing.file):\(listing.line): no test region `// snippet: \(name)`")
+    var expected = Self.dedented(region.lines)
+    if listing.language != "swift", expected.first?.trimmingCharacters(in: .whitespaces) == "\"\"\"",
+      expected.last?.trimmingCharacters(in: .whitespaces) == "\"\"\""
+    {
+      expected = Self.dedented(Array(expected.dropFirst().dropLast()))
+    }
+    if region.file.hasPrefix("Integrations/") { expected = expected.map(Self.fromIntegrations) }
+    #expect(
+      listing.lines == expected,
+      "\(listing.file):\(listing.line) differs from `\(name)` in \(region.file)")
+  }
+
+  @Test(arguments: allListings.filter { $0.marker == "manifest" })
+  func everyManifestIsRead(_ listing: Listing) throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("marbles-manifest-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try listing.lines.joined(separator: "\n").write(
+      to: folder.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["swift", "package", "--package-path", folder.path, "dump-package"]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = output
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let text = String(decoding: data, as: UTF8.self)
+    #expect(process.terminationStatus == 0, "\(listing.file):\(listing.line): \(text)")
+    #expect(text.contains("\"Marbles\""), "\(listing.file):\(listing.line): \(text)")
+  }
+}
