@@ -2,16 +2,27 @@
 SWIFT ?= swift
 ZERO_DEP_MODULES := Sources/Signals Sources/MarbleTesting Sources/MarbleFixtures
 
-.PHONY: build test test-tsan integration-stress lint format check-imports bench demo screenshots clean
+.PHONY: build test docs docs-pictures test-tsan integration-stress lint format check-imports bench demo screenshots clean
 
 build:
 	$(SWIFT) build
 
-## Runs the whole test suite: the import check; the root package's unit tests, seed scenarios and
-## fixtures; then the Integrations package (swift-async-algorithms' diagram tests, the search model).
+## Runs the whole test suite: the import check; the root package's unit tests, seed scenarios,
+## fixtures and article listings; then the Integrations package (swift-async-algorithms' diagram
+## tests, the Combine ports, the search model); then the documentation build and its checks.
 test: check-imports
 	$(SWIFT) test --parallel
 	$(SWIFT) test --parallel --package-path Integrations
+	scripts/docs.sh
+
+## The DocC documentation, built by the toolchain's docc (no package dependency) into the static
+## site .build/docs/site, with zero warnings, no undocumented and no unorganized public symbol.
+docs:
+	scripts/docs.sh
+
+## Draws the articles' pictures anew from Fixtures/ with the marbles command.
+docs-pictures:
+	scripts/docs-pictures.sh
 
 ## The concurrency and async tests under the thread sanitizer.
 TSAN_FILTER := Concurrency|[Tt]woThreads|ParallelUse|TestClock|SignalValues|AsyncMarbles|DrivenWorld|Determinism|SearchViewModel

@@ -65,9 +65,11 @@ echo "docs: checks"
 swift scripts/docs-check.swift "$out" "${modules[@]}"
 
 echo "docs: static site"
-docc merge "${modules[@]/#/$out/}" --output-path "$out/Marbles.doccarchive" \
+archives=()
+for module in "${modules[@]}"; do archives+=("$out/$module.doccarchive"); done
+docc merge "${archives[@]}" --output-path "$out/combined.doccarchive" \
   --synthesized-landing-page-name "Marbles" --synthesized-landing-page-kind Package \
   >"$out/merge.log" 2>&1 || { cat "$out/merge.log"; exit 1; }
-docc process-archive transform-for-static-hosting "$out/Marbles.doccarchive" \
+docc process-archive transform-for-static-hosting "$out/combined.doccarchive" \
   --output-path "$out/site" >"$out/transform.log" 2>&1 || { cat "$out/transform.log"; exit 1; }
 echo "docs: .build/docs/site (open documentation/marbles/ on a local server)"

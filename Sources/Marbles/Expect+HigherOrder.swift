@@ -42,8 +42,8 @@ extension TestScheduler {
 }
 
 /// What a higher-order signal recorded by
-/// ``MarbleTesting/TestScheduler/expect(_:subscription:fileID:filePath:line:column:)`` must have sent: inner
-/// signals at given frames, each with its own marble; stated with `toBe(_:inner:…)`, checked by
+/// ``MarbleTesting/TestScheduler/expect(_:subscription:fileID:filePath:line:column:)->HigherOrderSignalExpectation<S.Value.Value,S.Failure>``
+/// must have sent: inner signals at given frames, each with its own marble; stated with `toBe(_:inner:…)`, checked by
 /// `flush()`.
 public struct HigherOrderSignalExpectation<Value: Sendable, Failure: Error>: Sendable {
   let subscriber: HigherOrderTestSubscriber<Value, Failure>

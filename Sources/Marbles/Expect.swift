@@ -150,7 +150,8 @@ struct ExpectationRegistration: Sendable {
   }
 }
 
-/// What a signal recorded by ``MarbleTesting/TestScheduler/expect(_:subscription:fileID:filePath:line:column:)``
+/// What a signal recorded by
+/// ``MarbleTesting/TestScheduler/expect(_:subscription:fileID:filePath:line:column:)->SignalExpectation<S.Value,S.Failure>``
 /// must have received; stated with `toBe(…)`, checked by `flush()`.
 public struct SignalExpectation<Value: Sendable, Failure: Error>: Sendable {
   let subscriber: TestSubscriber<Value, Failure>

@@ -195,6 +195,7 @@ import Testing
     } matching: { issue in
       issue.sourceLocation?.line == line
         && issue.comments.map(\.rawValue) == [
+          // snippet: tables-failure
           """
           table failed
           fetch  cold  ---r|
@@ -212,6 +213,7 @@ import Testing
           sub2 missed `r` at frame 5 (it came at frame 8)
           fetch: expected 1 subscription, got 2; unexpected (5, 9)
           """
+          // snippet-end
         ]
     }
   }

@@ -13,6 +13,7 @@ import Testing
 @Suite struct BridgeTests {
   // MARK: scheduler.combine
 
+  // snippet: combine-debounce
   @Test func debounceOnVirtualTime() throws {
     let scheduler = TestScheduler()
     let input = try scheduler.hot("-a-b---c--|")
@@ -21,6 +22,7 @@ import Testing
     scheduler.expectSubscriptions(input).toBe("^---------!")
     scheduler.flush()
   }
+  // snippet-end
 
   @Test func strideLiteralsAreSecondsAndStridesRoundUpToTicks() {
     let scheduler = TestScheduler(tick: .milliseconds(10))

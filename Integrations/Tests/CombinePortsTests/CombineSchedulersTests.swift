@@ -24,6 +24,7 @@ import Testing
   }
 
   /// `testAdvance`
+  // snippet: porting-combine-schedulers
   @Test func advance() {
     var cancellables: Set<AnyCancellable> = []
 
@@ -43,6 +44,7 @@ import Testing
     marbles.advance(by: .milliseconds(250))
     #expect(value == 1)
   }
+  // snippet-end
 
   /// `testAdvanceTo`
   @Test func advanceTo() {

@@ -19,6 +19,7 @@ import Testing
 
   /// The request as an app writes it: a `Future` per subscription (`Deferred`), answered by the
   /// API (a cold test signal, which logs each request) three ticks later.
+  // snippet: combine-request
   static func request(_ api: TestSignal<String, Never>) -> some Publisher<String, Never> {
     Deferred {
       Future<String, Never> { promise in
@@ -27,6 +28,7 @@ import Testing
       }
     }
   }
+  // snippet-end
 
   @Test func sixBindingsOfAColdRequestRunItSixTimes() {
     assertTable(
@@ -54,6 +56,7 @@ import Testing
     ) { (sources: TableSources<String, Never>) in Self.request(sources["api"]) }
   }
 
+  // snippet: combine-share
   @Test func shareRunsItOnceButALateBindingMissesTheAnswer() {
     assertTable(
       """
@@ -68,6 +71,7 @@ import Testing
       """
     ) { (sources: TableSources<String, Never>) in Self.request(sources["api"]).share() }
   }
+  // snippet-end
 
   /// What it fixes: a binding made before the answer gets the current value at once (the
   /// placeholder), not nothing. What it does not: after the request completes, the subject has

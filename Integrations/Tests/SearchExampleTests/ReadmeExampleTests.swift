@@ -6,6 +6,7 @@ import Testing
 
 /// The root README's async example, verbatim: it must keep passing as written there.
 @Suite struct ReadmeExampleTests {
+  // snippet: async-debounce
   @Test func debounceWaitsForAQuietPeriod() throws {
     let scheduler = TestScheduler()
     let input = try scheduler.hot("-a--b-c---|")
@@ -13,6 +14,7 @@ import Testing
       .toBe("---a----c-|")
     scheduler.flush()
   }
+  // snippet-end
 
   @Test func recordingASequence() throws {
     let scheduler = TestScheduler()

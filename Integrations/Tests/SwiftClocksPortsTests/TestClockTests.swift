@@ -22,6 +22,7 @@ import Testing
   }
 
   /// `testAdvance`
+  // snippet: porting-swift-clocks
   @Test func advance() async {
     let isFinished = ActorIsolated(false)
     Task {
@@ -37,6 +38,7 @@ import Testing
     #expect(checkIsFinished == true)
     #expect(checkSuspension())
   }
+  // snippet-end
 
   /// `testAdvanceWithReentrantUnitsOfWork`
   @Test func advanceWithReentrantUnitsOfWork() async throws {

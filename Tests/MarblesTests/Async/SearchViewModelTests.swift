@@ -8,6 +8,7 @@ import Testing
 /// A `@MainActor @Observable` view model that debounces on the clock, tested as a newcomer writes
 /// it: no `Task.yield()`, no real sleeps, no `scheduler.task`.
 @MainActor @Suite struct SearchViewModelTests {
+  // snippet: async-view-model
   @Test func theSearchHappensExactlyThreeHundredMillisecondsAfterTheLastKeystroke() {
     let scheduler = TestScheduler()
     let model = SearchViewModel(clock: scheduler.clock, api: FakeSearchAPI(clock: scheduler.clock))
@@ -25,7 +26,9 @@ import Testing
     #expect(model.results == ["swift", "swiftui", "sweet"])
     #expect(scheduler.now == 500)
   }
+  // snippet-end
 
+  // snippet: async-observations
   @Test func theObservationsOfItsResultsAreExactMarbles() {
     let scheduler = TestScheduler(tick: .milliseconds(100))
     let model = SearchViewModel(clock: scheduler.clock, api: FakeSearchAPI(clock: scheduler.clock))
@@ -39,4 +42,5 @@ import Testing
       results, "e-----a-----b",
       values: ["e": "", "a": "marbles,macros", "b": "swift,swiftui,sweet"])
   }
+  // snippet-end
 }

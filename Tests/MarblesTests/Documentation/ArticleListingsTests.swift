@@ -114,6 +114,7 @@ import Testing
   static func fromIntegrations(_ line: String) -> String {
     line.replacingOccurrences(of: "import OpenCombine", with: "import Combine")
       .replacingOccurrences(of: "import MarblesOpenCombine", with: "import MarblesCombine")
+      .replacingOccurrences(of: "import OpenCombineShim", with: "import Combine")
   }
 
   @Test func theDocumentsAreFound() {

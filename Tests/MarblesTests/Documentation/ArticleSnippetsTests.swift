@@ -151,3 +151,117 @@ import Testing
   }
   // snippet-end
 }
+
+@Suite struct VirtualTimeSnippetsTests {
+  @Test func sameTickOrder() throws {
+    // snippet: virtual-time-same-tick
+    let scheduler = TestScheduler()
+    let source = try scheduler.hot("--a--b--|")
+    let onTime = scheduler.record(source, subscribeAt: 2)  // a ^ and an a in one column
+    let leaving = scheduler.record(source, subscribeAt: 0, disposeAt: 5)  // a ! and a b
+    scheduler.run()
+    assertMarbles(onTime, "--a--b--|")  // subscribed before a at frame 2
+    assertMarbles(leaving, "--a")  // disposed before b at frame 5
+    // snippet-end
+  }
+
+  @Test func advanceAndRun() throws {
+    // snippet: virtual-time-advance
+    let scheduler = TestScheduler(tick: .milliseconds(10))
+    let recorder = scheduler.record(try scheduler.cold("-a-b-|"))
+    scheduler.advance(by: 2)  // ticks
+    #expect(recorder.events == [.next(1, "a")])
+    scheduler.advance(by: .milliseconds(25))  // rounded up: 3 ticks, now 5
+    #expect(scheduler.now == 5)
+    let result = scheduler.run()
+    #expect(result.isComplete && recorder.events.count == 3)
+    // snippet-end
+  }
+
+  @Test func theStepLimit() {
+    // snippet: virtual-time-step-limit
+    let scheduler = TestScheduler(stepLimit: 1_000)
+    let ticks = scheduler.record(Signal<Int, Never>.interval(.milliseconds(1), on: scheduler))
+    let result = scheduler.run()  // an endless timer: stops instead of hanging
+    #expect(!result.isComplete)
+    #expect(result.failure?.kind == .stepLimitExceeded)
+    #expect(ticks.events.count == 999)  // 1,000 steps: the subscription, then 999 ticks
+    _ = scheduler.takeUnreportedFailures()  // this test expects the failure
+    // snippet-end
+  }
+
+  @Test func expectAndFlush() throws {
+    // snippet: virtual-time-expect-flush
+    let scheduler = TestScheduler()
+    let source = try scheduler.hot("-a--b--c--|")
+    scheduler.expect(source.debounce(.milliseconds(2), on: scheduler)).toBe("---a--b--c|")
+    scheduler.expectSubscriptions(source).toBe("^---------!")
+    scheduler.flush()  // runs, then checks every expectation
+    // snippet-end
+  }
+}
+
+@Suite struct AsyncSnippetsTests {
+  @Test func aTaskInTheTestBody() async throws {
+    // snippet: async-task-in-the-test-body
+    let scheduler = TestScheduler()
+    let clock = scheduler.clock
+    let task = Task {
+      try await clock.sleep(for: .seconds(1))
+      return "done at \(clock.now.offset)"
+    }
+    scheduler.advance(by: .milliseconds(999))
+    scheduler.advance(by: .milliseconds(1))  // the sleep ends here, and the task finishes
+    #expect(try await task.value == "done at 1.0 seconds")
+    // snippet-end
+  }
+
+  @Test func aSchedulerTask() async throws {
+    // snippet: async-scheduler-task
+    let scheduler = TestScheduler()
+    let clock = scheduler.clock
+    let steps = scheduler.task {
+      var ticks: [Int] = []
+      for _ in 0..<3 {
+        try? await clock.sleep(for: .milliseconds(2))
+        ticks.append(scheduler.now)
+      }
+      return ticks
+    }
+    scheduler.run()
+    #expect(try await steps.value == [2, 4, 6])
+    // snippet-end
+  }
+}
+
+@Suite struct PortingSnippetsTests {
+  /// RxSwift's `Documentation/UnitTests.md` example of RxTest, translated by the rules of the
+  /// Porting article: `createHotObservable` is `hot([…])`, `start { }` subscribes at 200 and
+  /// disposes at 1000.
+  @Test func anRxTestTest() throws {
+    // snippet: porting-rxtest
+    let scheduler = TestScheduler()
+    let xs = try scheduler.hot(
+      [.next(150, 1), .next(210, 0), .next(220, 1), .next(230, 2), .next(240, 4), .completed(300)]
+        as [Recorded<Event<Int, Never>>])
+    let res = scheduler.record(xs.map { $0 * 2 }, subscribeAt: 200, disposeAt: 1000)
+    scheduler.run()
+    #expect(
+      res.events == [.next(210, 0), .next(220, 2), .next(230, 4), .next(240, 8), .completed(300)])
+    #expect(xs.subscriptions == [Subscription(200, 300)])
+    // snippet-end
+  }
+}
+
+@Suite struct PicturesSnippetsTests {
+  @Test func picturesInCode() throws {
+    // snippet: pictures-in-code
+    let scheduler = TestScheduler()
+    let recorder = scheduler.record(try scheduler.cold("-a-b|").map { $0.uppercased() })
+    scheduler.run()
+    let lane = Marble.svg(recorder.events, title: "map(uppercased)")
+    let diagram = try Marble.svg("-a-b|")
+    #expect(lane.hasPrefix("<?xml") && diagram.contains("<svg"))
+    // snippet-end
+  }
+}

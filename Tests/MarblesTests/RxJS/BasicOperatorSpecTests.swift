@@ -4,9 +4,10 @@ import Signals
 import Testing
 
 /// RxJS 7.8.2 specs of `map`, `filter`, `take`, `skip`, `debounceTime` and
-/// `distinctUntilChanged`, ported by the rules in `RxJSPorting.swift`; each test names its spec file.
+/// `distinctUntilChanged`, ported by the rules of the Porting article (see `RxJSPorting.swift`); each test names its spec file.
 @Suite struct BasicOperatorSpecTests {
   /// `spec/operators/map-spec.ts` it('should map multiple values')
+  // snippet: porting-rxjs
   @Test func mapMapsMultipleValues() throws {
     let scheduler = TestScheduler()
     let e1 = try scheduler.cold(" --1--2--3--|")
@@ -17,6 +18,7 @@ import Testing
     scheduler.expectSubscriptions(e1).toBe(e1subs)
     scheduler.flush()
   }
+  // snippet-end
 
   /// `spec/operators/map-spec.ts` it('should propagate errors from map function') — a throwing
   /// `map` is `tryMap`; the thrown `'too bad'` is `TestError("too bad")`.

@@ -3,7 +3,7 @@ import Marbles
 import Signals
 import Testing
 
-/// RxJS 7.8.2 `spec/operators/throttleTime-spec.ts`, ported by the rules in `RxJSPorting.swift`.
+/// RxJS 7.8.2 `spec/operators/throttleTime-spec.ts`, ported by the rules of the Porting article (see `RxJSPorting.swift`).
 @Suite struct ThrottleTimeSpecTests {
   /// `throttleTime(t)`: RxJS's default `{ leading: true, trailing: false }`.
   func throttleTime<S: SignalProtocol>(

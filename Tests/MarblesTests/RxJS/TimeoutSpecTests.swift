@@ -3,7 +3,7 @@ import Marbles
 import Signals
 import Testing
 
-/// RxJS 7.8.2 `spec/operators/timeout-spec.ts`, ported by the rules in `RxJSPorting.swift`.
+/// RxJS 7.8.2 `spec/operators/timeout-spec.ts`, ported by the rules of the Porting article (see `RxJSPorting.swift`).
 /// RxJS's `defaultTimeoutError` is `timeoutError` here.
 @Suite struct TimeoutSpecTests {
   let timeoutError = TestError("TimeoutError")
