@@ -33,3 +33,17 @@ shoot() { # file, png, width, height
 shoot "$out/report.html" "$out/report.png" 1250 4000
 shoot "$out/failing.html" "$out/failing.png" 1250 700
 for svg in "$out"/*.svg; do shoot "$svg" "${svg%.svg}.png" 1000 600; done
+
+# The documentation site, served on loopback as a reader opens it: the landing page and two articles.
+scripts/docs.sh >/dev/null
+port=8765
+python3 -m http.server "$port" --bind 127.0.0.1 --directory .build/docs/site >/dev/null 2>&1 &
+server=$!
+trap 'kill $server 2>/dev/null || true' EXIT
+sleep 1
+for page in marbles marbles/gettingstarted marbles/hotandcold; do
+  "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --virtual-time-budget=8000 \
+    --screenshot="$out/docs-${page//\//-}.png" --window-size=1280,2200 \
+    "http://127.0.0.1:$port/documentation/$page" >/dev/null 2>&1
+  echo "$out/docs-${page//\//-}.png"
+done

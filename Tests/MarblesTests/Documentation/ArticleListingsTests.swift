@@ -137,7 +137,8 @@ import Testing
     let region = try #require(
       Self.regions[name], "\(listing.file):\(listing.line): no test region `// snippet: \(name)`")
     var expected = Self.dedented(region.lines)
-    if listing.language != "swift", expected.first?.trimmingCharacters(in: .whitespaces) == "\"\"\"",
+    if listing.language != "swift",
+      expected.first?.trimmingCharacters(in: .whitespaces) == "\"\"\"",
       expected.last?.trimmingCharacters(in: .whitespaces) == "\"\"\""
     {
       expected = Self.dedented(Array(expected.dropFirst().dropLast()))

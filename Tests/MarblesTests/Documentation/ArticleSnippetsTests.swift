@@ -265,3 +265,43 @@ import Testing
     // snippet-end
   }
 }
+
+@Suite struct ReadmeSnippetsTests {
+  /// The README's table without its `replayLazily()`: what the failure says.
+  @Test func theFirstTableWithoutReplayLazily() {
+    withKnownIssue {
+      assertTable(
+        """
+        fetch  cold  ---r|
+        sub1   sub   -^--------
+        sub1   gets  ----r|
+        sub2   sub   ------^---
+        sub2   gets  ------(r|)
+        fetch  subs  -^---!
+        """
+      ) { $0["fetch"] }
+    } matching: { issue in
+      issue.comments.map(\.rawValue) == [
+        // snippet: readme-table-failure
+        """
+        table failed
+        fetch  cold  ---r|
+        sub1   sub   -^--------
+        sub1   gets  ----r|
+        sub2   sub   ------^---
+        sub2   gets  ------(r|)
+                was  ---------r|
+                           ^
+        fetch  subs  -^---!
+                was  -^---!
+                was  ------^---!
+                           ^
+
+        sub2 missed `r` at frame 6 (it came at frame 9)
+        fetch: expected 1 subscription, got 2; unexpected (6, 10)
+        """
+        // snippet-end
+      ]
+    }
+  }
+}
