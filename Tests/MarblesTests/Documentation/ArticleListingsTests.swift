@@ -9,8 +9,8 @@ import Testing
 ///   by the whole region removed). The region is in a test that runs: under `Tests/`, or under
 ///   `Integrations/Tests/` for code that needs swift-async-algorithms or OpenCombine.
 /// - A listing from `Integrations/` is the OpenCombine build of Combine code: the article says
-///   `import Combine` and `import MarblesCombine` where the test says `import OpenCombine` and
-///   `import MarblesOpenCombine`, and nothing else differs.
+///   `import Combine` and `import MarblesCombine` where the test says `import OpenCombine` (or
+///   `import OpenCombineShim`) and `import MarblesOpenCombine`, and nothing else differs.
 /// - A listing of another language (`text`, `sh`) may quote a region the same way, for a failure
 ///   message a test checks: the region's opening and closing `"""` lines are left out.
 /// - A ```` ```swift ```` listing preceded by `<!-- manifest -->` is a whole `Package.swift`, which
@@ -111,10 +111,26 @@ import Testing
     return lines.map { $0.count >= common ? String($0.dropFirst(common)) : "" }
   }
 
+  /// The imports of the OpenCombine build, and the Combine imports an article shows for them:
+  /// whole lines, so nothing else in a listing can change.
+  static let combineImports = [
+    "import OpenCombine": "import Combine",
+    "import OpenCombineShim": "import Combine",
+    "import MarblesOpenCombine": "import MarblesCombine",
+  ]
+
   static func fromIntegrations(_ line: String) -> String {
-    line.replacingOccurrences(of: "import OpenCombine", with: "import Combine")
-      .replacingOccurrences(of: "import MarblesOpenCombine", with: "import MarblesCombine")
-      .replacingOccurrences(of: "import OpenCombineShim", with: "import Combine")
+    combineImports[line] ?? line
+  }
+
+  @Test func integrationsImportsReadAsTheCombineImportsTheArticlesShow() {
+    #expect(Self.fromIntegrations("import OpenCombine") == "import Combine")
+    #expect(Self.fromIntegrations("import OpenCombineShim") == "import Combine")
+    #expect(Self.fromIntegrations("import MarblesOpenCombine") == "import MarblesCombine")
+    #expect(Self.fromIntegrations("  import OpenCombineShim") == "  import OpenCombineShim")
+    #expect(
+      Self.fromIntegrations("let x = 1  // import OpenCombine")
+        == "let x = 1  // import OpenCombine")
   }
 
   @Test func theDocumentsAreFound() {
