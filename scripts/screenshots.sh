@@ -25,14 +25,15 @@ marbles=$(swift build --show-bin-path)/marbles
 "$marbles" --html "$out/failing.html" Tests/MarblesCLITests/Fixtures/failing-expectation.marbles >/dev/null || true
 cp Sources/Marbles/Marbles.docc/Resources/*.svg Tests/MarbleFixturesTests/Golden/*.svg "$out/"
 
-shoot() { # file, png, width, height
-  "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars \
-    --screenshot="$2" --window-size="$3,$4" "file://$PWD/$1" >/dev/null 2>&1
+shoot() { # URL, png, width, height (the time budget lets a page's scripts render it)
+  "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --virtual-time-budget=8000 \
+    --screenshot="$2" --window-size="$3,$4" "$1" >/dev/null 2>&1
   echo "$2"
 }
-shoot "$out/report.html" "$out/report.png" 1250 4000
-shoot "$out/failing.html" "$out/failing.png" 1250 700
-for svg in "$out"/*.svg; do shoot "$svg" "${svg%.svg}.png" 1000 600; done
+
+shoot "file://$PWD/$out/report.html" "$out/report.png" 1250 4000
+shoot "file://$PWD/$out/failing.html" "$out/failing.png" 1250 700
+for svg in "$out"/*.svg; do shoot "file://$PWD/$svg" "${svg%.svg}.png" 1000 600; done
 
 # The documentation site, served on loopback as a reader opens it: the landing page and two articles.
 scripts/docs.sh >/dev/null
@@ -42,8 +43,5 @@ server=$!
 trap 'kill $server 2>/dev/null || true' EXIT
 sleep 1
 for page in marbles marbles/gettingstarted marbles/hotandcold; do
-  "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --virtual-time-budget=8000 \
-    --screenshot="$out/docs-${page//\//-}.png" --window-size=1280,2200 \
-    "http://127.0.0.1:$port/documentation/$page" >/dev/null 2>&1
-  echo "$out/docs-${page//\//-}.png"
+  shoot "http://127.0.0.1:$port/documentation/$page" "$out/docs-${page//\//-}.png" 1280 2200
 done
