@@ -26,8 +26,10 @@ let package = Package(
     // The Swift concurrency runtime's global-enqueue hook, declared for MarbleTesting's task
     // driver (a header only: the runtime defines the variable).
     .systemLibrary(name: "CMarbleDriving"),
+    // Installs those hooks when the process loads (a C constructor calling into MarbleTesting).
+    .target(name: "CMarbleStartup"),
     .target(
-      name: "MarbleTesting", dependencies: ["Signals", "CMarbleDriving"],
+      name: "MarbleTesting", dependencies: ["Signals", "CMarbleDriving", "CMarbleStartup"],
       swiftSettings: swiftSettings),
     .target(
       name: "Marbles",

@@ -71,6 +71,19 @@ extern MARBLES_IMPORTED MARBLES_SWIFT_CC void swift_task_enqueueGlobal(MarblesJo
 extern MARBLES_IMPORTED MARBLES_SWIFT_CC void swift_task_enqueue(
     MarblesJobRef _Nonnull job, MarblesExecutorRef executor);
 
+/// Runs a job on a serial executor (`{NULL, 0}` is the generic executor), as an executor does.
+extern MARBLES_IMPORTED MARBLES_SWIFT_CC void swift_job_run(
+    MarblesJobRef _Nonnull job, MarblesExecutorRef executor);
+
+/// The executor the current job runs on. `{NULL, 2}` while a `Task.immediate` started from
+/// nonisolated code runs its first steps in its caller (the runtime's synchronous-start marker),
+/// `{NULL, 0}` on the generic executor.
+extern MARBLES_IMPORTED MARBLES_SWIFT_CC MarblesExecutorRef swift_task_getCurrentExecutor(void);
+
+/// Retains and releases a native Swift object — here, a task (C calling convention).
+extern MARBLES_IMPORTED void *_Nonnull swift_retain(void *_Nonnull object);
+extern MARBLES_IMPORTED void swift_release(void *_Nullable object);
+
 // MARK: Helpers
 
 /// Whether a job is a task (rather than an actor's or a continuation's job): the job's kind, the

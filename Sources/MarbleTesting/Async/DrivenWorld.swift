@@ -63,6 +63,9 @@ package enum DrivenWorld {
     /// A test on a thread with no task made it: it waits for a scheduler made on that thread to
     /// be driven there, or for the thread to go back to its run loop.
     case held
+    /// A job of a test's own task, bound for the global executor: it runs there, with its thread
+    /// marked as running that test's code (see ``Registry/context(draining:current:thread:)``).
+    case testTask(UInt64)
     /// It is not the driven world's: it goes where it was going.
     case pass
   }
@@ -77,6 +80,9 @@ package enum DrivenWorld {
       return true
     case .held:
       return true
+    case .testTask(let id):
+      runAsTheTest(id, unsafeBitCast(job, to: UnownedJob.self))
+      return true
     case .pass:
       return false
     }
@@ -90,61 +96,97 @@ package enum DrivenWorld {
     let id = isTask ? swift_task_getJobTaskId(job) : 0
     let draining = TaskDriver.current
     let currentID = swift_task_getCurrent().map { swift_task_getJobTaskId($0) }
-    let thread = draining == nil && currentID == nil ? ThreadSlot.threadID : nil
+    let thread = ThreadSlot.threadID
+    let testTaskHere = ThreadSlot.testTask
     var releaseHeldJobs: UInt?
     var resumedFromOutside: TaskDriver?
     let decision = registry.withLock { registry -> Decision in
-      if isTask, let owner = registry.owners[id] {
-        // A driver that let its work go (its scheduler was released, or nothing drove it) takes
-        // nothing more.
-        let driver = owner.driver
-        if !driver.hasLetGo {
-          if draining == nil, !registry.isTestCode(of: driver, task: currentID, thread: thread) {
-            resumedFromOutside = driver
+      if isTask {
+        if let owner = registry.owners[id] {
+          // A driver that let its work go (its scheduler was released, or nothing drove it) takes
+          // nothing more.
+          let driver = owner.driver
+          if !driver.hasLetGo {
+            if draining == nil,
+              !registry.isTestCode(of: driver, task: currentID, thread: currentID == nil ? thread : nil)
+            {
+              resumedFromOutside = driver
+            }
+            return .driver(driver)
           }
-          return .driver(driver)
+          registry.owners[id] = nil
+          return .pass
         }
-        registry.owners[id] = nil
-        return .pass
+        if registry.isTestTask(id) {
+          // The test's own task is enqueued: the job it ran before has ended.
+          registry.forgetInitialJob(of: id)
+          if target == .global { return .testTask(id) }
+        }
       }
-      // Who is enqueueing: driven work, or a test's own code.
-      let context: TaskDriver?
-      if let draining {
-        context = draining
-      } else if let currentID {
-        if let owner = registry.owners[currentID]?.driver {
-          context = owner
-        } else {
-          // A test's own task: its new tasks are driven, its hops to actors are its own.
-          guard isTask, let made = registry.latest(in: .task(currentID)), id > made.watermark
-          else { return .pass }
-          registry.own(id, by: made)
-          return .driver(made)
-        }
-      } else if let thread, isTask, ThreadSlot.isMainThread,
-        registry.latest(in: .thread(thread)) != nil
+      switch registry.context(
+        draining: draining, current: currentID, thread: thread, testTaskHere: testTaskHere)
       {
+      case .driven(let context):
+        // An actor's or a continuation's job belongs to the work that enqueues it. A task older
+        // than the scheduler is never taken: a test awaiting a driven task, a runner awaiting the
+        // test, a task the test started earlier.
+        guard isTask else { return .driver(context) }
+        guard id > context.watermark else { return .pass }
+        registry.own(id, by: context)
+        return .driver(context)
+      case .test(let made):
+        // A test's own code: its new tasks are driven, its hops to actors are its own.
+        guard isTask, id > made.watermark else { return .pass }
+        registry.own(id, by: made)
+        return .driver(made)
+      case .none:
         // A test on the main thread with no task (a synchronous XCTest method): hold the new
         // task for the scheduler the test drives next on this thread.
+        guard currentID == nil, draining == nil, isTask, ThreadSlot.isMainThread,
+          registry.latest(in: .thread(thread)) != nil
+        else { return .pass }
         if registry.held[thread, default: []].isEmpty { releaseHeldJobs = thread }
         registry.held[thread, default: []].append(
           TaskDriver.ReadyJob(job: unsafeBitCast(job, to: UnownedJob.self), target: target))
         return .held
-      } else {
-        return .pass
       }
-      guard let context, !context.hasLetGo else { return .pass }
-      // An actor's or a continuation's job belongs to the work that enqueues it. A task older
-      // than the scheduler is never taken: a test awaiting a driven task, a runner awaiting the
-      // test, a task the test started earlier.
-      guard isTask else { return .driver(context) }
-      guard id > context.watermark else { return .pass }
-      registry.own(id, by: context)
-      return .driver(context)
     }
     if let releaseHeldJobs { releaseHeldJobsWhenTheMainThreadIsIdle(releaseHeldJobs) }
     resumedFromOutside?.noteResumptionFromOutside()
     return decision
+  }
+
+  /// The driver of the task running on this thread — which must be a task the driven world
+  /// drives, not a test's own task — for a standard sleep it is starting (see
+  /// ``VirtualSleeps``): the same decision, asked of the sleeping task.
+  static func driverOfTheCurrentTask() -> (driver: TaskDriver, task: MarblesJobRef)? {
+    guard !ThreadSlot.isBypassing, let task = swift_task_getCurrent() else { return nil }
+    let id = swift_task_getJobTaskId(task)
+    let draining = TaskDriver.current
+    let thread = ThreadSlot.threadID
+    let testTaskHere = ThreadSlot.testTask
+    let driver = registry.withLock { registry -> TaskDriver? in
+      guard
+        case .driven(let driver) = registry.context(
+          draining: draining, current: id, thread: thread, testTaskHere: testTaskHere),
+        id > driver.watermark || registry.owners[id] != nil
+      else { return nil }
+      if registry.owners[id] == nil { registry.own(id, by: driver) }
+      return driver
+    }
+    return driver.map { ($0, task) }
+  }
+
+  /// Runs a job of a test's own task on the global executor's threads, as the runtime would, with
+  /// the thread marked as running that test's code while it runs.
+  private static func runAsTheTest(_ id: UInt64, _ job: UnownedJob) {
+    DispatchQueue.global().async {
+      ThreadSlot.runningTestTask(id) {
+        swift_job_run(
+          unsafeBitCast(job, to: MarblesJobRef.self),
+          MarblesExecutorRef(identity: nil, implementation: 0))
+      }
+    }
   }
 
   /// Adopts the tasks held for this thread into `driver`, if the driver was made on this thread
@@ -232,6 +274,85 @@ package enum DrivenWorld {
     /// New tasks a test started on a thread with no task, waiting for a scheduler made on that
     /// thread to be driven there.
     var held: [UInt: [TaskDriver.ReadyJob]] = [:]
+    /// The test task whose job made a scheduler on each thread, while that job may still run
+    /// there: the job the driven world did not start, so did not mark (see ``ThreadSlot/testTask``).
+    /// Forgotten when the task is next enqueued, a job the driven world runs starts on the
+    /// thread, or the driver goes away.
+    var initialJobs: [UInt: UInt64] = [:]
+
+    /// Whose code is enqueueing a job, or starting a sleep, on this thread.
+    enum Enqueuer {
+      /// Work a driver drives: what it enqueues, and the sleeps it starts, are that driver's.
+      case driven(TaskDriver)
+      /// A test's own code: the tasks it starts are driven by the latest scheduler it made;
+      /// its own hops and sleeps are not.
+      case test(TaskDriver)
+      case none
+    }
+
+    /// Whose code is running on this thread.
+    ///
+    /// - Parameters:
+    ///   - draining: The driver draining on this thread, if any.
+    ///   - current: The current task, if any.
+    ///   - thread: This thread.
+    ///   - testTaskHere: The test task whose job the driven world runs on this thread, if any.
+    mutating func context(
+      draining: TaskDriver?, current: UInt64?, thread: UInt, testTaskHere: UInt64?
+    ) -> Enqueuer {
+      if let draining {
+        guard !draining.hasLetGo else { return .none }
+        // A task that runs inside driven work without having been enqueued — the first steps of
+        // a `Task.immediate` that driven code starts — is driven work too.
+        if let current, current > draining.watermark, owners[current] == nil,
+          !isTestTask(current)
+        {
+          own(current, by: draining)
+        }
+        return .driven(draining)
+      }
+      guard let current else {
+        // No task is current where a task switching executors enqueues itself: inside the
+        // test's code, that is a task the test's code started (a `Task.immediate` leaving its
+        // first steps).
+        if let test = testTaskHere ?? (MainQueue.isCurrent ? initialJobs[thread] : nil),
+          let made = latest(in: .task(test))
+        {
+          return .test(made)
+        }
+        return .none
+      }
+      if let owner = owners[current]?.driver {
+        return owner.hasLetGo ? .none : .driven(owner)
+      }
+      if let made = latest(in: .task(current)) { return .test(made) }
+      // A task running inside a test's own code on this thread that no executor ever ran: the
+      // first steps of a `Task.immediate` the test's code starts. It is a task the test started.
+      // Which test's code runs here is known exactly for the jobs the driven world starts (and,
+      // on the main queue, for the job that made the scheduler); elsewhere the job that made the
+      // scheduler may have ended unseen, so only a task in its synchronous start is taken there.
+      let test =
+        testTaskHere
+        ?? (MainQueue.isCurrent || ThreadSlot.isSynchronousStart ? initialJobs[thread] : nil)
+      if let test, test != current, let made = latest(in: .task(test)),
+        current > made.watermark
+      {
+        own(current, by: made)
+        return .driven(made)
+      }
+      return .none
+    }
+
+    /// Whether `id` is the task of a test that made a scheduler still alive.
+    func isTestTask(_ id: UInt64) -> Bool {
+      contexts[.task(id)] != nil
+    }
+
+    /// Forgets that the job which made a scheduler may still be running: `task` was enqueued
+    /// again, so that job has ended.
+    mutating func forgetInitialJob(of task: UInt64) {
+      if initialJobs.values.contains(task) { initialJobs = initialJobs.filter { $0.value != task } }
+    }
 
     /// Whether the code enqueueing — the current task, or the thread with no task — is `driver`'s
     /// own work or its test's code.
@@ -269,9 +390,23 @@ package enum DrivenWorld {
   /// first time.
   static func register(_ driver: TaskDriver, madeIn context: Context) {
     installHooks()
+    let thread = ThreadSlot.threadID
     registry.withLock { registry in
       registry.contexts[context, default: []].append(DriverRef(driver))
       registry.drivers[ObjectIdentifier(driver)] = DriverRef(driver)
+      // The job of the test's task running now was not started by the driven world, so its
+      // thread is not marked as running the test's code: note it until that job ends.
+      if case .task(let test) = context, ThreadSlot.testTask == nil {
+        registry.initialJobs[thread] = test
+      }
+    }
+    if case .task(let test) = context, ThreadSlot.testTask == nil, MainQueue.isCurrent {
+      // On the main queue, the job ends before the next block runs.
+      DispatchQueue.main.async {
+        registry.withLock { registry in
+          if registry.initialJobs[thread] == test { registry.initialJobs[thread] = nil }
+        }
+      }
     }
     Watchdog.start()
   }
@@ -285,6 +420,7 @@ package enum DrivenWorld {
         registry.contexts[context] = others.isEmpty ? nil : others
       }
       for id in registry.ownedIDs.removeValue(forKey: driver) ?? [] { registry.owners[id] = nil }
+      registry.initialJobs = registry.initialJobs.filter { registry.isTestTask($0.value) }
     }
   }
 
@@ -337,10 +473,15 @@ package enum DrivenWorld {
     ThreadSlot.bypassing { swift_task_enqueueGlobal(unsafeBitCast(job, to: MarblesJobRef.self)) }
   }
 
-  /// Runs a job on the main actor, on the main queue, asynchronously, outside any driver.
+  /// Runs a job on the main actor, on the main queue, asynchronously, outside any driver, with
+  /// the main thread marked as running that job's task (which may be a test's).
   static func enqueueMain(_ job: UnownedJob) {
     DispatchQueue.main.async {
-      job.runSynchronously(on: MainActorRouter.shared.asUnownedSerialExecutor())
+      let ref = unsafeBitCast(job, to: MarblesJobRef.self)
+      let task = marbles_job_is_task(ref) != 0 ? swift_task_getJobTaskId(ref) : ThreadSlot.noTask
+      ThreadSlot.runningTestTask(task) {
+        job.runSynchronously(on: MainActorRouter.shared.asUnownedSerialExecutor())
+      }
     }
   }
 
@@ -357,6 +498,7 @@ package enum DrivenWorld {
   /// NB: checked for every new driver: another library (swift-async-algorithms'
   /// `AsyncSequenceValidation`) may have replaced or cleared the global hook since.
   static func installHooks() {
+    VirtualSleeps.install()
     hookLock.withLock { ours in
       let installed = swift_task_enqueueGlobal_hook.map {
         unsafeBitCast($0, to: UnsafeRawPointer.self)
@@ -447,6 +589,34 @@ enum ThreadSlot {
     #endif
   }
 
+  private static let testTaskKey = makeKey()
+
+  /// Whether the current task runs the first steps of a `Task.immediate` from nonisolated code,
+  /// in its caller: the runtime marks its executor so (generic, with kind 2).
+  static var isSynchronousStart: Bool {
+    let executor = swift_task_getCurrentExecutor()
+    return executor.identity == nil && executor.implementation == 2
+  }
+
+  /// What ``testTask`` reads in a job that is not a task's.
+  static let noTask = UInt64.max - 1
+
+  /// The task whose job the driven world runs on this thread outside a drain — a test's own
+  /// task, when it is one — or `nil` where it runs none (see ``runningTestTask(_:_:)``).
+  static var testTask: UInt64? {
+    pthread_getspecific(testTaskKey).map { UInt64(UInt(bitPattern: $0)) &- 1 }
+  }
+
+  /// Runs `body`, a job of task `id`, with this thread marked as running it.
+  static func runningTestTask<Result>(_ id: UInt64, _ body: () throws -> Result) rethrows
+    -> Result
+  {
+    let previous = pthread_getspecific(testTaskKey)
+    pthread_setspecific(testTaskKey, UnsafeRawPointer(bitPattern: UInt(truncatingIfNeeded: id &+ 1)))
+    defer { pthread_setspecific(testTaskKey, previous) }
+    return try body()
+  }
+
   /// Whether jobs enqueued on this thread now skip the hooks.
   static var isBypassing: Bool {
     pthread_getspecific(bypassKey) != nil
@@ -459,4 +629,11 @@ enum ThreadSlot {
     defer { pthread_setspecific(bypassKey, previous) }
     return try body()
   }
+}
+
+/// Installs the driven world's hooks when the process loads: CMarbleStartup's constructor calls
+/// it, before the test runner starts a thread or a main-actor job.
+@_cdecl("marbles_installDrivenWorld")
+package func installDrivenWorldWhenTheProcessLoads() {
+  DrivenWorld.installHooks()
 }

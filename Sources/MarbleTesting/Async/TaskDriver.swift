@@ -46,8 +46,13 @@ import Synchronization
 package final class TaskDriver: TaskExecutor {
   /// Where a ready job must run.
   package enum Target: Sendable {
-    /// On the drain's thread: a nonisolated job, or an actor's job.
+    /// On the drain's thread, on the generic executor: a nonisolated job, or an actor's job.
     case global
+    /// On the drain's thread, with this driver as the task's executor: a job of a task that
+    /// prefers it (`scheduler.task`). A task that does not prefer it runs on the generic
+    /// executor, as it would without Marbles: on this executor, its next nonisolated call would
+    /// hop — one more job, and the real clock read before the hop.
+    case preferred
     /// On the main actor.
     case main
   }
@@ -73,6 +78,11 @@ package final class TaskDriver: TaskExecutor {
   private let drains = Atomic(0)
   /// Whether the driver has let its work go; read by the routing decision without a lock.
   private let isAbandoned = Atomic(false)
+  /// How many standard sleeps are pending: read without a lock by ``makeReady(_:on:)``.
+  private let standardSleepCount = Atomic(0)
+  /// When the step running now began, in nanoseconds of the monotonic clock: a standard sleep
+  /// read the real clock after it (see ``SleepReading``).
+  private let stepStart = Atomic<Int64>(0)
   /// The engine of the scheduler this driver belongs to, while it exists.
   private let owner = Locked(WeakCore())
 
@@ -83,8 +93,11 @@ package final class TaskDriver: TaskExecutor {
   struct Watch {
     /// Why the driver let its work go, once it has.
     var abandonment: TestSchedulerFailure?
-    /// The tasks asleep on the scheduler's clock, which a give-up wakes.
+    /// The tasks asleep on the scheduler's clock or a standard clock, which a give-up wakes.
     var sleeps: [ObjectIdentifier: any AbandonableSleep] = [:]
+    /// The standard sleeps among them, by sleeping task, to end one early when its task comes
+    /// back first (cancelled).
+    var standardSleeps: [UInt64: StandardSleep] = [:]
     /// What driven tasks did outside virtual time (a resumption from a real clock, a queue, a
     /// thread), to name it in reports.
     var notes: [String] = []
@@ -122,7 +135,7 @@ package final class TaskDriver: TaskExecutor {
   /// Takes a job of a task that prefers this executor.
   package func enqueue(_ job: consuming ExecutorJob) {
     if TaskDriver.current == nil, !DrivenWorld.isTestCode(of: self) { noteResumptionFromOutside() }
-    makeReady(UnownedJob(job), on: .global)
+    makeReady(UnownedJob(job), on: .preferred)
   }
 
   /// Notes that a driven task was resumed by code that is neither driven work nor the test's.
@@ -136,6 +149,7 @@ package final class TaskDriver: TaskExecutor {
   /// Makes a job ready to run at the scheduler's next drain — or, once the driver has let its
   /// work go, sends it where it would have gone.
   func makeReady(_ job: UnownedJob, on target: Target) {
+    if standardSleepCount.load(ordering: .acquiring) > 0 { endStandardSleepEarly(of: job) }
     let isAbandoned = ready.withLock { ready -> Bool in
       // NB: read under the ready lock, which a give-up holds while it sets the flag and empties
       // the queue, so that no job is left behind.
@@ -176,9 +190,14 @@ package final class TaskDriver: TaskExecutor {
   /// - Returns: `false` if the job is bound for the main actor and the main queue did not take it
   ///   within ``stallTimeout``; it then runs whenever the main queue comes free.
   func run(_ ready: ReadyJob) -> Bool {
+    beginStep()
     let job = ready.job
     switch ready.target {
     case .global:
+      swift_job_run(
+        unsafeBitCast(job, to: MarblesJobRef.self),
+        MarblesExecutorRef(identity: nil, implementation: 0))
+    case .preferred:
       job.runSynchronously(on: asUnownedTaskExecutor())
     case .main where MainQueue.isCurrent:
       job.runSynchronously(on: MainActorRouter.shared.asUnownedSerialExecutor())
@@ -245,6 +264,87 @@ package final class TaskDriver: TaskExecutor {
     _ = watch.withLock { $0.sleeps.removeValue(forKey: ObjectIdentifier(sleep)) }
   }
 
+  /// Puts a standard sleep of a driven task on the scheduler's virtual time (see
+  /// ``VirtualSleeps``): its wake-up job runs at `now + ceil(duration / tick)`.
+  ///
+  /// - Parameters:
+  ///   - task: The sleeping task (the current one).
+  ///   - wake: The runtime's wake-up job for it.
+  ///   - remaining: How far the sleep's real deadline was from the real clock just now.
+  /// - Returns: `false` if the scheduler is gone or let its work go: the sleep is a real one.
+  func sleep(_ task: MarblesJobRef, wake: UnownedJob, remaining: Duration) -> Bool {
+    guard let core else { return false }
+    let duration = SleepReading.duration(remaining: remaining, uncertainty: realTimeThisStep)
+    let sleep = StandardSleep(
+      task: task, wake: wake, wakeTick: core.now.clampedAdding(core.ticks(duration)))
+    let isRegistered = watch.withLock { watch in
+      guard watch.abandonment == nil, let id = sleep.taskID else { return false }
+      watch.sleeps[ObjectIdentifier(sleep)] = sleep
+      watch.standardSleeps[id] = sleep
+      standardSleepCount.add(1, ordering: .releasing)
+      return true
+    }
+    guard isRegistered else {
+      sleep.discard()
+      return false
+    }
+    sleep.scheduled(
+      core.schedule(at: sleep.wakeTick) { [self] in
+        if forget(sleep) { sleep.wakeUp(on: self) }
+      })
+    return true
+  }
+
+  /// Ends early the standard sleep of the task `job` belongs to, if it has one: the task came
+  /// back before the sleep's tick, which only its cancellation does.
+  private func endStandardSleepEarly(of job: UnownedJob) {
+    let ref = unsafeBitCast(job, to: MarblesJobRef.self)
+    guard marbles_job_is_task(ref) != 0 else { return }
+    let id = swift_task_getJobTaskId(ref)
+    let sleep = watch.withLock { $0.standardSleeps[id] }
+    if let sleep, forget(sleep) { sleep.endEarly() }
+  }
+
+  /// Forgets a standard sleep that is ending.
+  ///
+  /// - Returns: Whether it was still recorded (a give-up may have taken it).
+  private func forget(_ sleep: StandardSleep) -> Bool {
+    watch.withLock { watch in
+      guard watch.sleeps.removeValue(forKey: ObjectIdentifier(sleep)) != nil else { return false }
+      if let id = sleep.taskID { watch.standardSleeps[id] = nil }
+      standardSleepCount.subtract(1, ordering: .releasing)
+      return true
+    }
+  }
+
+  /// The real time since the step running on this thread began, if it is one of this driver's;
+  /// zero where none is (the first steps of a `Task.immediate` in a test's own code).
+  private var realTimeThisStep: Duration {
+    guard TaskDriver.current === self else { return .zero }
+    let start = stepStart.load(ordering: .relaxed)
+    guard start > 0 else { return .zero }
+    return .nanoseconds(max(0, Self.monotonicNanoseconds() - start))
+  }
+
+  /// Notes that a step (a job) begins now.
+  func beginStep() {
+    stepStart.store(Self.monotonicNanoseconds(), ordering: .relaxed)
+  }
+
+  /// The monotonic clock, in nanoseconds.
+  private static func monotonicNanoseconds() -> Int64 {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+  }
+
+  /// What the driver's sleeping tasks wait for: each with its wake tick, earliest first.
+  var sleepingTasks: [(taskID: UInt64?, wakeTick: Int)] {
+    watch.withLock { watch in
+      watch.sleeps.values.map { ($0.taskID, $0.wakeTick) }.sorted { $0.wakeTick < $1.wakeTick }
+    }
+  }
+
   /// Notes something driven work did outside virtual time, once.
   func note(_ note: String) {
     watch.withLock { watch in
@@ -269,16 +369,18 @@ package final class TaskDriver: TaskExecutor {
     watch.withLock { $0.abandonment }
   }
 
-  /// The watchdog's look: `true` once jobs have been ready for ``stallTimeout`` (less the
-  /// watchdog's own period, so the whole wait stays within it) with no drain begun.
+  /// The watchdog's look: `true` once jobs have been ready, or driven tasks asleep in virtual
+  /// time, for ``stallTimeout`` (less the watchdog's own period, so the whole wait stays within
+  /// it) with no drain begun — a test awaiting a driven task that nobody drives.
   ///
-  /// Only ready jobs count: a task asleep on the clock after the test stopped driving is normal
-  /// (an endless timer, an observation loop), and it may keep the scheduler alive after its test.
+  /// A task asleep after its test ended (an endless timer kept alive by a cycle) is given up
+  /// too; that is not reported, since its test is over (see `TestScheduler`'s `deinit`).
   func isStalled(at now: ContinuousClock.Instant, period: Duration) -> Bool {
     let drainsBegun = drains.load(ordering: .relaxed)
-    let hasWork = readyJobCount > 0
+    let hasReadyJobs = readyJobCount > 0
     return watch.withLock { watch in
-      guard watch.abandonment == nil, !watch.isDraining, hasWork else {
+      guard watch.abandonment == nil, !watch.isDraining, hasReadyJobs || !watch.sleeps.isEmpty
+      else {
         watch.stalledSince = nil
         return false
       }
@@ -306,7 +408,11 @@ package final class TaskDriver: TaskExecutor {
         guard watch.abandonment == nil, !watch.isDraining else { return nil }
         watch.abandonment = failure
         isAbandoned.store(true, ordering: .releasing)
-        defer { watch.sleeps = [:] }
+        defer {
+          watch.sleeps = [:]
+          watch.standardSleeps = [:]
+          standardSleepCount.store(0, ordering: .releasing)
+        }
         return Array(watch.sleeps.values)
       }
       guard let sleeps else { return nil }
@@ -326,7 +432,7 @@ package final class TaskDriver: TaskExecutor {
   static func release(_ ready: ReadyJob, cancelling: Bool) {
     if cancelling { DrivenWorld.cancelTask(of: ready.job) }
     switch ready.target {
-    case .global: DrivenWorld.enqueueGlobal(ready.job)
+    case .global, .preferred: DrivenWorld.enqueueGlobal(ready.job)
     case .main: DrivenWorld.enqueueMain(ready.job)
     }
   }
@@ -335,6 +441,10 @@ package final class TaskDriver: TaskExecutor {
 /// A sleep on the scheduler's clock, which a driver that gives its work up wakes with
 /// cancellation.
 protocol AbandonableSleep: AnyObject, Sendable {
+  /// The sleeping task's id, if known.
+  var taskID: UInt64? { get }
+  /// The tick it wakes at.
+  var wakeTick: Int { get }
   /// Cancels the sleeping task and resumes it, throwing `CancellationError`.
   func abandon()
 }

@@ -84,7 +84,7 @@ public struct TestClock: Clock, Sendable {
     let tick = core.ticks(deadline.offset)
     guard tick > core.now else { return }
     let driver = core.driver
-    let sleep = Sleep(task: swift_task_getCurrent())
+    let sleep = Sleep(task: swift_task_getCurrent(), wakeTick: tick)
     guard driver.register(sleep) else {
       // The scheduler gave its work up (nothing drove it): the task winds down instead of waiting
       // for a wake-up that never comes.
@@ -121,9 +121,13 @@ private final class Sleep: AbandonableSleep {
   /// NB: only dereferenced by ``abandon()`` while the task is suspended in this sleep, which keeps
   /// it alive.
   private nonisolated(unsafe) let task: MarblesJobRef?
+  let taskID: UInt64?
+  let wakeTick: Int
 
-  init(task: MarblesJobRef?) {
+  init(task: MarblesJobRef?, wakeTick: Int) {
     self.task = task
+    self.wakeTick = wakeTick
+    taskID = task.map { swift_task_getJobTaskId($0) }
   }
 
   /// The continuation is there; resumes it at once if the sleep has already ended.

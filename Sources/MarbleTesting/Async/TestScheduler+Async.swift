@@ -1,3 +1,4 @@
+import CMarbleDriving
 @_spi(Internals) import Signals
 import Synchronization
 
@@ -34,7 +35,7 @@ extension TestScheduler {
     let record = core.tasks.start(
       name: name ?? "task at \(fileID):\(line)", at: core.now)
     let driver = core.driver
-    return Task(executorPreference: driver) {
+    let task = Task(executorPreference: driver) {
       defer { record.finish() }
       // A scheduler that gave its work up (nothing drove it) fails the task, so that whoever
       // awaits its value learns why instead of getting a value made without virtual time.
@@ -46,6 +47,8 @@ extension TestScheduler {
         throw error
       }
     }
+    record.taskID = swift_task_getJobTaskId(unsafeBitCast(task, to: MarblesJobRef.self))
+    return task
   }
 
   /// Subscribes a recorder to an `AsyncSequence` at tick `subscribeAt`: a driven task iterates it
@@ -83,6 +86,13 @@ package final class DrivenTasks: Sendable {
     package let name: String
     package let startedAt: Int
     private let finished = Atomic(false)
+    private let id = Atomic<UInt64>(0)
+
+    /// The task's id (0 until it is set, just after the task is made).
+    var taskID: UInt64? {
+      get { id.load(ordering: .acquiring) }
+      set { id.store(newValue ?? 0, ordering: .releasing) }
+    }
 
     init(name: String, startedAt: Int) {
       self.name = name

@@ -337,14 +337,26 @@ package final class SchedulerCore: Scheduler {
   /// Gives up the driven work that has waited the stall timeout with no drain (the watchdog's
   /// call): records why, and lets the work go so that whoever awaits it stops waiting.
   func giveUpStalledWork() {
-    let unfinished = tasks.unfinished.map { "\($0.name) (started at tick \($0.startedAt))" }
+    var sleeping = driver.sleepingTasks
+    var waiting = tasks.unfinished.map { task -> String in
+      let named = "\(task.name) (started at tick \(task.startedAt))"
+      guard let index = sleeping.firstIndex(where: { $0.taskID == task.taskID }) else {
+        return named
+      }
+      defer { sleeping.remove(at: index) }
+      return named + " sleeps until tick \(sleeping[index].wakeTick) in virtual time"
+    }
+    waiting += sleeping.map { sleep in
+      "a driven task\(sleep.taskID.map { " (task \($0))" } ?? "") sleeps until tick "
+        + "\(sleep.wakeTick) in virtual time"
+    }
     let ready = driver.readyJobCount
     let failure = state.withLock { state in
       TestSchedulerFailure(
         kind: .undrivenWork,
         message: "TestScheduler (made at \(site)) has async work that nothing drove for "
           + "\(driver.stallTimeout) of real time, at tick \(state.now)"
-          + (unfinished.isEmpty ? "" : ": " + unfinished.joined(separator: ", "))
+          + (waiting.isEmpty ? "" : ": " + waiting.joined(separator: ", "))
           + " (\(ready) job\(ready == 1 ? "" : "s") ready to run). A test that awaits driven work "
           + "— the value of a scheduler.task, or of a Task the test started — must drive it "
           + "first: call scheduler.advance(by:), run() or flush() before the await. The work was "

@@ -1,3 +1,4 @@
+import Dispatch
 import MarbleTesting
 import Marbles
 import Signals
@@ -72,16 +73,28 @@ import Testing
 
   @Test func aTaskWaitingOnARealClockIsReportedNotAwaited() {
     let scheduler = TestScheduler()
-    scheduler.task(name: "a real sleep") {
-      try await Task.sleep(for: .seconds(3600), clock: ContinuousClock())
+    scheduler.task(name: "a real wait") {
+      // A Dispatch timer: a real clock that no standard sleep goes through.
+      await withCheckedContinuation { continuation in
+        DispatchQueue.global().asyncAfter(deadline: .now() + 3600) { continuation.resume() }
+      }
     }
     withKnownIssue {
       scheduler.flush()
     } matching: { issue in
       issue.comments.first?.rawValue.hasPrefix(
-        "a real sleep (started at tick 0) is still suspended")
+        "a real wait (started at tick 0) is still suspended")
         == true
     }
+  }
+
+  @Test func aTaskSleepingAnHourOnAStandardClockSleepsInVirtualTime() {
+    let scheduler = TestScheduler()
+    scheduler.task(name: "an hour's sleep") {
+      try await Task.sleep(for: .seconds(3600), clock: ContinuousClock())
+    }
+    scheduler.flush()
+    #expect(scheduler.now == 3_600_000)
   }
 
   @Test func theStepLimitCoversAsyncWork() {

@@ -1,0 +1,146 @@
+import CMarbleDriving
+@_spi(Internals) import Signals
+
+#if compiler(>=6.3)
+  @_spi(ExperimentalScheduling) @_spi(ExperimentalCustomExecutors) import _Concurrency
+#endif
+
+/// The standard library's own sleeps — `Task.sleep(for:)`, `Task.sleep(nanoseconds:)`,
+/// `Task.sleep(until:clock:)`, `ContinuousClock` and `SuspendingClock` — in virtual time, for the
+/// tasks a scheduler drives.
+///
+/// ## How a sleep gets here
+///
+/// Since Swift 6.3 every standard sleep asks the runtime for the current *scheduling executor*
+/// (SE-0505's `SchedulingExecutor`, still SPI): the serial executor running the job, then the
+/// task's executor preference, then the task executor the job runs on, and last the process's
+/// default executor — and enqueues a small wake-up task there with the deadline, read from the
+/// real clock. None of Marbles' executors is a scheduling executor, so every sleep falls through
+/// to the default executor, which Marbles replaces (once, with `_createExecutors(factory:)`) by
+/// ``SleepRouter``: an executor with no state of its own that hands every job to the runtime's
+/// original default executor, and every sleep to ``DrivenWorld`` first. There the one routing
+/// decision is asked of the sleeping task (the current task): if a driver drives it, the wake-up
+/// is scheduled on that driver's scheduler — the queue `scheduler.clock` sleeps use — at
+/// `now + ceil(duration / tick)`; otherwise the sleep goes to the original executor, in real time.
+/// This catches sleeps inside default actors and in a `Task.immediate`'s first steps, which a
+/// task executor preference alone misses.
+///
+/// ## The deadline is a real instant
+///
+/// The runtime hands over `realNow + duration`, with `realNow` read before the call reached
+/// Marbles; a thread preempted in between would make `deadline - now` short. So the duration is
+/// read back as the roundest value the deadline allows (``SleepReading``): between
+/// `deadline - now` and that plus the real time the sleeping task's current step has taken.
+///
+/// ## Toolchains
+///
+/// - Swift 6.3 (checked on 6.3.1, Linux): as above.
+/// - Before 6.3 the SPI does not exist; the code is left out and standard sleeps keep real time.
+///   A driven task woken by one is noted as resumed from outside virtual time.
+/// - After 6.3: SE-0505 is redesigning this SPI; if a newer runtime stops asking the default
+///   executor, standard sleeps keep real time as before 6.3, and the tests of this file fail.
+/// - On Apple platforms it needs the OS's 26.4 runtime, and is untested.
+enum VirtualSleeps {
+  /// Replaces the default executor with ``SleepRouter``, once, where the toolchain allows.
+  static func install() {
+    _ = installed
+  }
+
+  private static let installed: Void = {
+    #if compiler(>=6.3)
+      if #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *) {
+        SleepRouter.install()
+      }
+    #endif
+  }()
+}
+
+#if compiler(>=6.3)
+  /// The process's default executor while Marbles is loaded: every job goes to the original one;
+  /// a standard sleep goes to the scheduler that drives the sleeping task, if any.
+  ///
+  /// NB: no stored state. The runtime reads the default executor (two words: object and witness
+  /// table) without a lock, and it is replaced while other threads run; a reader that saw half of
+  /// the old value and half of the new one calls one class's code with the other's object, which
+  /// is harmless only because neither executor's code reads its object.
+  @available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *)
+  final class SleepRouter: TaskExecutor, SchedulingExecutor {
+    /// The runtime's own default executor, read (once, before the replacement) by `install()`.
+    private static let original: any TaskExecutor = Task.defaultExecutor
+    private static let originalScheduling = original as? any SchedulingExecutor
+    /// The main executor, which the replacement keeps.
+    private static let main: any MainExecutor = MainActor.executor
+
+    /// Makes a router the default executor, keeping the main executor as it is.
+    static func install() {
+      guard originalScheduling != nil else { return }
+      _ = main
+      _createExecutors(factory: Factory.self)
+    }
+
+    private enum Factory: ExecutorFactory {
+      static var mainExecutor: any MainExecutor { SleepRouter.main }
+      static var defaultExecutor: any TaskExecutor { SleepRouter() }
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+      Self.original.enqueue(job)
+    }
+
+    func enqueue<C: Clock>(
+      _ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C
+    ) {
+      // NB: the real clock first, as close as possible to where the caller read it.
+      let remaining = clock.now.duration(to: instant)
+      let wake = UnownedJob(job)
+      if let remaining = remaining as? Duration,
+        let (driver, task) = DrivenWorld.driverOfTheCurrentTask(),
+        driver.sleep(task, wake: wake, remaining: remaining)
+      {
+        return
+      }
+      Self.originalScheduling!.enqueue(
+        ExecutorJob(wake), at: instant, tolerance: tolerance, clock: clock)
+    }
+  }
+#endif
+
+/// A standard sleep's duration, read back from the real deadline it arrived as.
+///
+/// The deadline is `read + duration`, where `read` is when the caller read the real clock; Marbles
+/// sees it at `now`, a little later. So `duration` lies between `deadline - now` and that plus
+/// the real time that passed since the sleeping task's current step began (which contains the
+/// read). A preempted thread widens that window. The duration is taken to be the roundest value
+/// in the window — a multiple of the largest power of ten of nanoseconds (up to 1,000 s) that one
+/// is, the smallest such — so `Task.sleep(for: .milliseconds(300))` reads as exactly 300 ms
+/// however late Marbles saw it, and an unpreempted sleep of any duration reads as itself to the
+/// nanosecond (its window is that narrow).
+package enum SleepReading {
+  /// The duration of a sleep whose deadline was `remaining` away when Marbles saw it, given that
+  /// up to `uncertainty` of real time may have passed between the caller's read and then.
+  ///
+  /// - Returns: The duration, zero or more.
+  package static func duration(remaining: Duration, uncertainty: Duration) -> Duration {
+    let low = nanoseconds(remaining)
+    let high = low + max(0, nanoseconds(uncertainty))
+    guard high > 0 else { return .zero }
+    guard low > 0 else { return .zero }
+    var grain: Int64 = 1_000_000_000_000
+    while grain > 1 {
+      let candidate = (low + grain - 1) / grain * grain
+      if candidate <= high { return .nanoseconds(candidate) }
+      grain /= 10
+    }
+    return .nanoseconds(low)
+  }
+
+  /// `duration` in whole nanoseconds, rounding up; clamped to ±100 years.
+  private static func nanoseconds(_ duration: Duration) -> Int64 {
+    let limit: Int64 = 3_153_600_000_000_000_000
+    let (seconds, attoseconds) = duration.components
+    guard seconds < limit / 1_000_000_000 else { return limit }
+    guard seconds > -limit / 1_000_000_000 else { return -limit }
+    let (whole, fraction) = attoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
+    return seconds * 1_000_000_000 + whole + (fraction > 0 ? 1 : 0)
+  }
+}
