@@ -505,7 +505,7 @@ package enum DrivenWorld {
       }
       guard ours == nil || installed != ours else { return }
       swift_task_enqueueGlobal_hook = { job, original in
-        if !DrivenWorld.take(job, on: .global) { original(job) }
+        if !DrivenWorld.take(job, on: .global) { ThreadSlot.bypassing { original(job) } }
       }
       swift_task_getMainExecutor_hook = { _ in
         unsafeBitCast(MainActorRouter.shared.asUnownedSerialExecutor(), to: MarblesExecutorRef.self)

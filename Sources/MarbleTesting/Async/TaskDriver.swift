@@ -47,11 +47,15 @@ package final class TaskDriver: TaskExecutor {
   /// Where a ready job must run.
   package enum Target: Sendable {
     /// On the drain's thread, on the generic executor: a nonisolated job, or an actor's job.
+    ///
+    /// It runs on the generic executor, as it would without Marbles: on this driver as its task
+    /// executor, a task that does not prefer it would hop at its next nonisolated call — one
+    /// more job, and a standard sleep's real clock read before the hop. Jobs its code enqueues
+    /// on "the current executor" then reach the default executor, which must be
+    /// ``VirtualSleeps``' router for them to come back; where it is not, it runs on this driver.
     case global
     /// On the drain's thread, with this driver as the task's executor: a job of a task that
-    /// prefers it (`scheduler.task`). A task that does not prefer it runs on the generic
-    /// executor, as it would without Marbles: on this executor, its next nonisolated call would
-    /// hop — one more job, and the real clock read before the hop.
+    /// prefers it (`scheduler.task`).
     case preferred
     /// On the main actor.
     case main
@@ -193,11 +197,11 @@ package final class TaskDriver: TaskExecutor {
     beginStep()
     let job = ready.job
     switch ready.target {
-    case .global:
+    case .global where VirtualSleeps.isRouting:
       swift_job_run(
         unsafeBitCast(job, to: MarblesJobRef.self),
         MarblesExecutorRef(identity: nil, implementation: 0))
-    case .preferred:
+    case .global, .preferred:
       job.runSynchronously(on: asUnownedTaskExecutor())
     case .main where MainQueue.isCurrent:
       job.runSynchronously(on: MainActorRouter.shared.asUnownedSerialExecutor())

@@ -16,9 +16,10 @@ import CMarbleDriving
 /// task's executor preference, then the task executor the job runs on, and last the process's
 /// default executor — and enqueues a small wake-up task there with the deadline, read from the
 /// real clock. None of Marbles' executors is a scheduling executor, so every sleep falls through
-/// to the default executor, which Marbles replaces (once, with `_createExecutors(factory:)`) by
-/// ``SleepRouter``: an executor with no state of its own that hands every job to the runtime's
-/// original default executor, and every sleep to ``DrivenWorld`` first. There the one routing
+/// to the default executor, which Marbles replaces (once, when the process loads, with
+/// `_createExecutors(factory:)`) by ``SleepRouter``: an executor with no state of its own that
+/// asks ``DrivenWorld`` about every job and every sleep enqueued on it, and hands the rest to the
+/// runtime's original default executor. There the one routing
 /// decision is asked of the sleeping task (the current task): if a driver drives it, the wake-up
 /// is scheduled on that driver's scheduler — the queue `scheduler.clock` sleeps use — at
 /// `now + ceil(duration / tick)`; otherwise the sleep goes to the original executor, in real time.
@@ -43,15 +44,19 @@ import CMarbleDriving
 enum VirtualSleeps {
   /// Replaces the default executor with ``SleepRouter``, once, where the toolchain allows.
   static func install() {
-    _ = installed
+    _ = isRouting
   }
 
-  private static let installed: Void = {
+  /// Whether ``SleepRouter`` is the default executor: standard sleeps, and every job enqueued on
+  /// the default executor directly (`Task.yield()` from a nonisolated task does), reach the
+  /// driven world.
+  static let isRouting: Bool = {
     #if compiler(>=6.3)
       if #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *) {
-        SleepRouter.install()
+        return SleepRouter.install()
       }
     #endif
+    return false
   }()
 }
 
@@ -72,10 +77,13 @@ enum VirtualSleeps {
     private static let main: any MainExecutor = MainActor.executor
 
     /// Makes a router the default executor, keeping the main executor as it is.
-    static func install() {
-      guard originalScheduling != nil else { return }
+    ///
+    /// - Returns: Whether it did: the runtime's default executor schedules sleeps.
+    static func install() -> Bool {
+      guard originalScheduling != nil else { return false }
       _ = main
       _createExecutors(factory: Factory.self)
+      return true
     }
 
     private enum Factory: ExecutorFactory {
@@ -83,8 +91,14 @@ enum VirtualSleeps {
       static var defaultExecutor: any TaskExecutor { SleepRouter() }
     }
 
+    /// A job enqueued on the default executor: the driven world's, or the original executor's.
+    /// (The global-enqueue hook has decided already for the jobs it lets through, and bypasses
+    /// the decision here.)
     func enqueue(_ job: consuming ExecutorJob) {
-      Self.original.enqueue(job)
+      let job = UnownedJob(job)
+      if !DrivenWorld.take(unsafeBitCast(job, to: MarblesJobRef.self), on: .global) {
+        Self.original.enqueue(ExecutorJob(job))
+      }
     }
 
     func enqueue<C: Clock>(
