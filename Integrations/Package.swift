@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 import PackageDescription
 
 /// Upcoming-feature settings every target shares (the root package's STYLE.md).
@@ -36,6 +36,24 @@ let package = Package(
         .product(name: "OpenCombineShim", package: "OpenCombine"),
       ],
       swiftSettings: swiftSettings),
+    // App code as new app targets are built: on the main actor by default, nonisolated async
+    // functions on their caller's actor; its standard sleeps run in virtual time when driven.
+    .target(
+      name: "MainActorByDefault",
+      swiftSettings: swiftSettings + [
+        .defaultIsolation(MainActor.self),
+        .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+      ]),
+    .testTarget(
+      name: "MainActorByDefaultTests",
+      dependencies: [
+        "MainActorByDefault",
+        .product(name: "MarbleTesting", package: "Marbles"),
+      ],
+      swiftSettings: swiftSettings + [
+        .defaultIsolation(MainActor.self),
+        .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+      ]),
     .target(
       name: "SearchExample",
       dependencies: [.product(name: "AsyncAlgorithms", package: "swift-async-algorithms")],

@@ -64,6 +64,9 @@ package final class TaskDriver: TaskExecutor {
   struct ReadyJob: Sendable {
     let job: UnownedJob
     let target: Target
+    /// For a task's step that continues the step before it — the task left the main actor, or
+    /// an actor, for the generic executor — when that step began (see ``stepStart``); else 0.
+    var continuedStepStart: Int64 = 0
   }
 
   /// The ready jobs, in the order they became ready.
@@ -87,6 +90,8 @@ package final class TaskDriver: TaskExecutor {
   /// When the step running now began, in nanoseconds of the monotonic clock: a standard sleep
   /// read the real clock after it (see ``SleepReading``).
   private let stepStart = Atomic<Int64>(0)
+  /// The task whose step runs now, or 0.
+  private let stepTask = Atomic<UInt64>(0)
   /// The engine of the scheduler this driver belongs to, while it exists.
   private let owner = Locked(WeakCore())
 
@@ -154,11 +159,17 @@ package final class TaskDriver: TaskExecutor {
   /// work go, sends it where it would have gone.
   func makeReady(_ job: UnownedJob, on target: Target) {
     if standardSleepCount.load(ordering: .acquiring) > 0 { endStandardSleepEarly(of: job) }
+    let continued = continuedStep(job, on: target)
     let isAbandoned = ready.withLock { ready -> Bool in
       // NB: read under the ready lock, which a give-up holds while it sets the flag and empties
       // the queue, so that no job is left behind.
       guard !self.isAbandoned.load(ordering: .acquiring) else { return true }
-      ready.append(ReadyJob(job: job, target: target))
+      if let continued {
+        ready.pushFirst(
+          ReadyJob(job: job, target: target, continuedStepStart: continued))
+      } else {
+        ready.append(ReadyJob(job: job, target: target))
+      }
       readyCount.add(1, ordering: .releasing)
       return false
     }
@@ -194,7 +205,7 @@ package final class TaskDriver: TaskExecutor {
   /// - Returns: `false` if the job is bound for the main actor and the main queue did not take it
   ///   within ``stallTimeout``; it then runs whenever the main queue comes free.
   func run(_ ready: ReadyJob) -> Bool {
-    beginStep()
+    beginStep(ready)
     let job = ready.job
     switch ready.target {
     case .global where VirtualSleeps.isRouting:
@@ -330,9 +341,30 @@ package final class TaskDriver: TaskExecutor {
     return .nanoseconds(max(0, Self.monotonicNanoseconds() - start))
   }
 
-  /// Notes that a step (a job) begins now.
-  func beginStep() {
-    stepStart.store(Self.monotonicNanoseconds(), ordering: .relaxed)
+  /// Notes that a step (a job) begins: now, or — for a step that continues the one before —
+  /// when that one began.
+  func beginStep(_ ready: ReadyJob) {
+    let ref = unsafeBitCast(ready.job, to: MarblesJobRef.self)
+    stepTask.store(
+      marbles_job_is_task(ref) != 0 ? swift_task_getJobTaskId(ref) : 0, ordering: .relaxed)
+    stepStart.store(
+      ready.continuedStepStart != 0 ? ready.continuedStepStart : Self.monotonicNanoseconds(),
+      ordering: .relaxed)
+  }
+
+  /// When the step of `job`'s task running now began, if `job` continues it on the generic
+  /// executor: the task is leaving the main actor or an actor (a hop), as a call to the
+  /// standard library's sleep from there does after the caller read the real clock.
+  ///
+  /// Such a job runs next, before the jobs already ready, as the global executor would start it
+  /// at once: so no other task's step runs between a deadline's read and its sleep.
+  private func continuedStep(_ job: UnownedJob, on target: Target) -> Int64? {
+    guard target != .main, TaskDriver.current === self else { return nil }
+    let ref = unsafeBitCast(job, to: MarblesJobRef.self)
+    guard marbles_job_is_task(ref) != 0,
+      swift_task_getJobTaskId(ref) == stepTask.load(ordering: .relaxed)
+    else { return nil }
+    return stepStart.load(ordering: .relaxed)
   }
 
   /// The monotonic clock, in nanoseconds.
