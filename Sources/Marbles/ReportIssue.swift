@@ -58,6 +58,16 @@ struct SourceSite: Sendable {
       notes.isEmpty
       ? "" : " Driven work did this outside virtual time: " + notes.joined(separator: "; ") + "."
     for task in core.tasks.takeUnfinished() {
+      guard !core.driver.isWaitingForTheMainActor(task.taskID) else {
+        report(
+          "\(task.name) (started at tick \(task.startedAt)) is still suspended at tick "
+            + "\(core.now), waiting for the main actor, which never came free while the scheduler "
+            + "drove it: is the test blocking the main actor — a @MainActor test waiting on a "
+            + "lock or a semaphore — while another thread drives the scheduler? Drive the "
+            + "scheduler from the main actor, or leave the main actor free while another thread "
+            + "drives it.")
+        continue
+      }
       report(
         "\(task.name) (started at tick \(task.startedAt)) is still suspended at tick \(core.now), "
           + "and nothing in virtual time will resume it: it waits on something outside virtual "

@@ -107,6 +107,9 @@ package final class TaskDriver: TaskExecutor {
     /// The standard sleeps among them, by sleeping task, to end one early when its task comes
     /// back first (cancelled).
     var standardSleeps: [UInt64: StandardSleep] = [:]
+    /// The tasks whose main-actor job a drain stopped waiting for, because the main actor never
+    /// came free, and that has not run yet.
+    var waitingForTheMainActor: Set<UInt64> = []
     /// What driven tasks did outside virtual time (a resumption from a real clock, a queue, a
     /// thread), to name it in reports.
     var notes: [String] = []
@@ -217,15 +220,35 @@ package final class TaskDriver: TaskExecutor {
     case .main where MainQueue.isCurrent:
       job.runSynchronously(on: MainActorRouter.shared.asUnownedSerialExecutor())
     case .main:
+      let ref = unsafeBitCast(job, to: MarblesJobRef.self)
+      let task = marbles_job_is_task(ref) != 0 ? swift_task_getJobTaskId(ref) : nil
       let done = DispatchSemaphore(value: 0)
+      // Whether the job has run, and whether the drain stopped waiting for it.
+      let handOff = Locked((ran: false, gaveUp: false))
       DispatchQueue.main.async {
         self.withCurrentDriver {
           job.runSynchronously(on: MainActorRouter.shared.asUnownedSerialExecutor())
         }
+        handOff.withLock { handOff in
+          handOff.ran = true
+          if handOff.gaveUp, let task {
+            _ = self.watch.withLock { $0.waitingForTheMainActor.remove(task) }
+          }
+        }
         done.signal()
       }
       let timeout = DispatchTime.now() + QueueScheduler.dispatchInterval(stallTimeout)
-      return done.wait(timeout: timeout) == .success
+      guard done.wait(timeout: timeout) == .success else {
+        // The job runs whenever the main queue comes free; until then its task is stuck on the
+        // main actor, which every report of it says.
+        handOff.withLock { handOff in
+          handOff.gaveUp = true
+          if !handOff.ran, let task {
+            _ = watch.withLock { $0.waitingForTheMainActor.insert(task) }
+          }
+        }
+        return false
+      }
     }
     return true
   }
@@ -372,6 +395,12 @@ package final class TaskDriver: TaskExecutor {
     var now = timespec()
     clock_gettime(CLOCK_MONOTONIC, &now)
     return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+  }
+
+  /// Whether task `id`'s main-actor job waits for a main actor that never came free.
+  package func isWaitingForTheMainActor(_ id: UInt64?) -> Bool {
+    guard let id else { return false }
+    return watch.withLock { $0.waitingForTheMainActor.contains(id) }
   }
 
   /// What the driver's sleeping tasks wait for: each with its wake tick, earliest first.

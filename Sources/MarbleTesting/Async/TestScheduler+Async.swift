@@ -89,7 +89,7 @@ package final class DrivenTasks: Sendable {
     private let id = Atomic<UInt64>(0)
 
     /// The task's id (0 until it is set, just after the task is made).
-    var taskID: UInt64? {
+    package internal(set) var taskID: UInt64? {
       get { id.load(ordering: .acquiring) }
       set { id.store(newValue ?? 0, ordering: .releasing) }
     }

@@ -340,6 +340,9 @@ package final class SchedulerCore: Scheduler {
     var sleeping = driver.sleepingTasks
     var waiting = tasks.unfinished.map { task -> String in
       let named = "\(task.name) (started at tick \(task.startedAt))"
+      if driver.isWaitingForTheMainActor(task.taskID) {
+        return named + " waits for the main actor, which never came free"
+      }
       guard let index = sleeping.firstIndex(where: { $0.taskID == task.taskID }) else {
         return named
       }

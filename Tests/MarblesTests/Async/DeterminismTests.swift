@@ -141,6 +141,31 @@ import Testing
     #expect(scheduler.takeUnreportedFailures().map(\.kind) == [.mainActorUnavailable])
   }
 
+  /// The stuck-task report that follows "the main actor never came free" names the main actor.
+  @MainActor @Test func aTaskStuckBehindABlockedMainActorIsReportedAsSuch() async {
+    let scheduler = TestScheduler(stallTimeout: .milliseconds(200))
+    scheduler.task(name: "the main-actor hop") {
+      await MainActor.run { _ = 1 }
+    }
+    let done = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      scheduler.run()
+      done.signal()
+    }
+    // The test blocks the main actor while another thread drives the scheduler.
+    done.wait()
+    #expect(scheduler.takeUnreportedFailures().map(\.kind) == [.mainActorUnavailable])
+    withKnownIssue {
+      scheduler.flush()
+    } matching: { issue in
+      let message = issue.comments.first?.rawValue ?? ""
+      return message.hasPrefix(
+        "the main-actor hop (started at tick 0) is still suspended at tick 0, waiting for the "
+          + "main actor, which never came free while the scheduler drove it")
+        && !message.contains("a real clock")
+    }
+  }
+
   @Test func aResumptionFromOutsideVirtualTimeIsNamedWhenItsTaskIsStuck() {
     withKnownIssue {
       let scheduler = TestScheduler()
