@@ -78,6 +78,26 @@ enum SideBySide {
     }
   }
 
+  /// The same view model with bare sleeps, as most apps write it: `Task.sleep(for:)`, no clock
+  /// injected. Only Marbles can drive it in virtual time; `TestClock` cannot reach its sleeps.
+  @MainActor @Observable final class BareSleepSearchViewModel {
+    var query = "" { didSet { search() } }
+    private(set) var results: [String] = []
+    private(set) var searchCount = 0
+    @ObservationIgnored private var task: Task<Void, Never>?
+
+    private func search() {
+      task?.cancel()
+      let query = query
+      task = Task {
+        guard (try? await Task.sleep(for: .milliseconds(300))) != nil else { return }
+        searchCount += 1
+        guard (try? await ContinuousClock().sleep(for: .milliseconds(100))) != nil else { return }
+        self.results = ["swift", "swiftui", "sweet", "marbles"].filter { $0.hasPrefix(query) }
+      }
+    }
+  }
+
   enum API {
     static func search(_ query: String, clock: any Clock<Duration>) async throws -> [String] {
       try await clock.sleep(for: .milliseconds(100))
@@ -144,6 +164,24 @@ enum SideBySide {
     let model = SearchViewModel(clock: scheduler.clock)
     return await search(
       type: { model.query = $0 }, advance: { scheduler.advance(by: $0) },
+      state: { (model.searchCount, model.results) })
+  }
+
+  /// The bare-sleep view model in virtual time: no injection.
+  @MainActor static func bareSleepViewModelWithMarbles() async -> Outcome {
+    let scheduler = TestScheduler()
+    let model = BareSleepSearchViewModel()
+    return await search(
+      type: { model.query = $0 }, advance: { scheduler.advance(by: $0) },
+      state: { (model.searchCount, model.results) })
+  }
+
+  /// The bare-sleep view model as a test without injection and without Marbles runs it: each
+  /// `advance` is a real wait.
+  @MainActor static func bareSleepViewModelInRealTime() async -> Outcome {
+    let model = BareSleepSearchViewModel()
+    return await search(
+      type: { model.query = $0 }, advance: { try? await Task.sleep(for: $0) },
       state: { (model.searchCount, model.results) })
   }
 
@@ -231,6 +269,18 @@ enum SideBySide {
         await viewModelWithMarbles()
       }
       print(Harness.comparison("i. view model: TestClock time / Marbles time", ratio: modelClock.seconds / model.seconds))
+      let bare = await measure("i. bare-sleep view model, Marbles (no clock)") {
+        await bareSleepViewModelWithMarbles()
+      }
+      let realRuns = Int(ProcessInfo.processInfo.environment["REAL_TIME_RUNS"] ?? "") ?? 20
+      let real = await measure("i. bare-sleep view model, real time", count: realRuns) {
+        await bareSleepViewModelInRealTime()
+      }
+      print(
+        Harness.comparison(
+          "i. bare sleeps: TestClock (injected) / Marbles", ratio: modelClock.seconds / bare.seconds))
+      print(
+        Harness.comparison("i. bare sleeps: real time / Marbles", ratio: real.seconds / bare.seconds))
       for (name, sleepers) in [
         ("i. 1,000 sleepers, TestClock", sleepersWithTestClock),
         ("i. 1,000 sleepers, Marbles", sleepersWithMarbles),

@@ -411,6 +411,7 @@ import Testing
 
 /// The search model with bare sleeps, tested as a newcomer writes it.
 @MainActor @Suite struct BareSleepSearchViewModelTests {
+  // snippet: async-bare-sleeps
   @Test func theSearchHappensExactlyThreeHundredMillisecondsAfterTheLastKeystroke() {
     let scheduler = TestScheduler()
     let model = BareSleepSearchViewModel()
@@ -429,6 +430,7 @@ import Testing
     #expect(scheduler.now == 500)
     #expect(!scheduler.hasScheduledWork)
   }
+  // snippet-end
 
   @Test func theObservationsOfItsResultsAreExactMarbles() {
     let scheduler = TestScheduler(tick: .milliseconds(100))
@@ -457,14 +459,16 @@ import Testing
 
   @Test(arguments: 0..<20)
   func aTaskImmediateModelWithABareSleep(_ run: Int) {
+    // snippet: async-task-immediate
     let scheduler = TestScheduler()
     let loader = ImmediateLoader()
-    loader.load()
-    #expect(loader.state == "loading")
+    loader.load()  // Task.immediate { state = "loading"; try await Task.sleep(for: 200 ms); … }
+    #expect(loader.state == "loading")  // its first step ran in load()
     scheduler.advance(by: 199)
     #expect(loader.state == "loading")
     scheduler.advance(by: 1)
     #expect(loader.state == "loaded")
+    // snippet-end
     #expect(!scheduler.hasScheduledWork)
   }
 }
