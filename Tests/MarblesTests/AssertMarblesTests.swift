@@ -35,6 +35,55 @@ import Testing
     }
   }
 
+  /// The sentence names where the unexpected value was expected among the events not matched
+  /// yet: frame 4, not frame 2, whose `a` came.
+  @Test func anUnexpectedValueIsSaidToBeExpectedWhereNoneCameYet() throws {
+    let subscriber = try recording("--aa----(a|)")
+    withKnownIssue {
+      assertMarbles(subscriber, "--a-a---a|")
+    } matching: { issue in
+      issue.comments.map(\.rawValue) == [
+        """
+        marbles differ at frame 3
+          expected  --a-a---a|
+          actual    --aa----(a|)
+                       ^ got unexpected next("a") at frame 3; it was expected at frame 4
+        """
+      ]
+    }
+  }
+
+  /// A missing value is said to come where an actual event not matched yet came.
+  @Test func aMissingValueIsSaidToComeWhereAnUnmatchedOneCame() throws {
+    let subscriber = try recording("--a-----a|")
+    withKnownIssue {
+      assertMarbles(subscriber, "--a-a---a|")
+    } matching: { issue in
+      issue.comments.first?.rawValue.contains(
+        #"^ expected next("a") at frame 4, got nothing; next("a") came at frame 8"#) == true
+    }
+  }
+
+  /// With a time progression in the expected row, the caret stands under the differing frame's
+  /// column, counted with the scheduler's tick (10 ms: `440ms` is 44 frames).
+  @Test func theCaretStandsUnderTheDifferingFrameAfterATimeProgression() throws {
+    let scheduler = TestScheduler(tick: .milliseconds(10))
+    let subscriber = scheduler.record(try scheduler.cold("e 450ms x"))
+    scheduler.run()
+    withKnownIssue {
+      assertMarbles(subscriber, "e 440ms x")
+    } matching: { issue in
+      issue.comments.map(\.rawValue) == [
+        """
+        marbles differ at frame 45
+          expected  e 440ms x
+          actual    e---------------------------------------------x
+                            ^ expected next("x") at frame 45, got nothing; next("x") came at frame 46
+        """
+      ]
+    }
+  }
+
   struct User: Equatable, Sendable, CustomStringConvertible {
     var id: Int
     var description: String { "User(id: \(id))" }

@@ -63,13 +63,18 @@ where Value: Sendable {
     if let wanted, let got, wanted.time == got.time {
       kind = .different(expected: wanted.value, actual: got.value)
     } else if let wanted, got.map({ wanted.time < $0.time }) ?? true {
-      // Something expected did not happen at its tick.
-      let elsewhere = actual.first { $0.value == wanted.value && $0.time != wanted.time }
+      // Something expected did not happen at its tick. Where it came instead is looked for among
+      // the actual events from the difference on: one before it matched an expected event.
+      let elsewhere = actual[index...].first {
+        $0.value == wanted.value && $0.time != wanted.time
+      }
       kind = .missing(wanted.value, cameAt: elsewhere?.time)
     } else {
       // Something happened earlier than anything expected, or after the expected list ended.
       let got = got!
-      let expectedAt = expected.first { $0.value == got.value && $0.time != got.time }
+      let expectedAt = expected[index...].first {
+        $0.value == got.value && $0.time != got.time
+      }
       kind = .unexpected(got.value, expectedAt: expectedAt?.time)
     }
   }

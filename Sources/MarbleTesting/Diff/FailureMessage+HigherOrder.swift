@@ -68,7 +68,8 @@ extension FailureMessage {
       let sentAt = expected[index].time
       let drawn = marbleRows(
         expectedMarble: inner[key]!, actual: got.events, diff: diff, values: values, tick: tick,
-        indent: MarbleColumns.column(ofFrame: sentAt, in: expectedMarble))
+        indent: MarbleColumns.column(
+          ofFrame: sentAt, in: expectedMarble, tick: MarbleTime.tickAttoseconds(tick)))
       return
         ([
           "inner signal `\(key)` sent at frame \(sentAt) differs at its frame \(diff.tick)",

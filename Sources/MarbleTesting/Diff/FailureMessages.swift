@@ -96,11 +96,14 @@ extension FailureMessage {
     let expectedMarble = expectedMarble.trimmingMarbleAlignment
     var expectedRow = expectedMarble
     var actualRow = drawn.marbles
-    var column = MarbleColumns.column(ofFrame: diff.tick, in: expectedMarble)
+    let attoseconds = MarbleTime.tickAttoseconds(tick)
+    var column = MarbleColumns.column(ofFrame: diff.tick, in: expectedMarble, tick: attoseconds)
     // Long rows are cut to the frames around the difference, lined up under each other.
     let clipped = MessageBounds.clip(
       [expectedMarble, drawn.marbles],
-      focus: [column, MarbleColumns.column(ofFrame: diff.tick, in: drawn.marbles)])
+      focus: [
+        column, MarbleColumns.column(ofFrame: diff.tick, in: drawn.marbles, tick: attoseconds),
+      ])
     if let clipped {
       (expectedRow, actualRow, column) = (clipped.rows[0], clipped.rows[1], clipped.column)
     }

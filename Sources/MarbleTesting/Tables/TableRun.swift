@@ -182,7 +182,8 @@ extension MarbleTable {
         // A long actual row is cut a window's width after the difference.
         let diagram = FailureMessage.diagram(actual, values: values, tick: tick)
         let end =
-          MarbleColumns.column(ofFrame: diff.tick, in: diagram.marbles)
+          MarbleColumns.column(
+            ofFrame: diff.tick, in: diagram.marbles, tick: MarbleTime.tickAttoseconds(tick))
           + MessageBounds.reach
         let marbles =
           diagram.marbles.count > end + 1
@@ -191,7 +192,9 @@ extension MarbleTable {
           row.wasLine(
             marbles + Self.legendSuffix(MessageBounds.legend(diagram.legend, visible: nil)),
             axis: timeAxisColumn))
-        output.append(row.caretLine(atFrame: diff.tick, axis: timeAxisColumn))
+        output.append(
+          row.caretLine(
+            atFrame: diff.tick, axis: timeAxisColumn, tick: MarbleTime.tickAttoseconds(tick)))
         mismatches.append(legend.sentence(row.label, diff))
       case .subs:
         // Compare a source's whole log once, under its last subs row.
@@ -390,58 +393,59 @@ extension MarbleTable.Row {
     return lead + "was  " + drawn
   }
 
-  /// A caret under `frame` of this row's marble.
-  func caretLine(atFrame frame: Int, axis: Int) -> String {
-    String(repeating: " ", count: axis - 1 + MarbleColumns.column(ofFrame: frame, in: marble)) + "^"
+  /// A caret under `frame` of this row's marble, whose frames last `tick` attoseconds.
+  func caretLine(atFrame frame: Int, axis: Int, tick: Int128) -> String {
+    String(
+      repeating: " ",
+      count: axis - 1 + MarbleColumns.column(ofFrame: frame, in: marble, tick: tick)) + "^"
   }
 }
 
-/// Where frames fall in a marble's text: a `-`, a value, `|`, `#`, `^` or `!` is one frame and one
-/// column; a group is as many frames as columns; spaces and time progressions take columns but not
-/// frames (a progression's frames have no column of their own, so a frame inside one maps to the
-/// progression's start).
+/// Where frames fall in a marble's text, read by the scanner's own rules: a `-`, a value, `|`, `#`,
+/// `^` or `!` is one frame and one column; a `(…)` group is as many frames as columns; a `[…]`
+/// group is one frame; spaces take a column and no frame; a time progression takes its columns
+/// and lasts its duration in ticks of `tick` (a frame inside one maps to the progression's start).
 enum MarbleColumns {
-  static func column(ofFrame target: Int, in marble: String) -> Int {
-    var frame = 0
-    var column = 0
+  /// The column of frame `target` in `marble`, whose frames last `tick` attoseconds; past the
+  /// marble's end, one column per frame more.
+  static func column(ofFrame target: Int, in marble: String, tick: Int128) -> Int {
     let characters = Array(marble)
+    var frame = 0
+    var bracketStart: Int?
     var index = 0
-    while index < characters.count, frame < target {
+    while index < characters.count {
       let character = characters[index]
-      if character == " " {
-        // A time progression is a number and a unit between spaces; skip it whole.
-        var end = index + 1
-        while end < characters.count, characters[end] != " " { end += 1 }
-        let word = String(characters[(index + 1)..<end])
-        if let ticks = Self.progressionFrames(word), frame + ticks > target {
-          return column + 1
-        } else if let ticks = Self.progressionFrames(word) {
-          frame += ticks
-          column += end - index
-          index = end
-          continue
-        }
-        column += 1
+      if character.isWhitespace {
         index += 1
         continue
       }
-      frame += 1
-      column += 1
+      let isWordStart = index == 0 || characters[index - 1].isWhitespace
+      if character.marbleDigitValue != nil, isWordStart,
+        case .timeProgression(let length, let attoseconds) = MarbleScanner.timeProgression(
+          characters, at: index)
+      {
+        let ticks = attoseconds.flatMap { MarbleTime.ticks(attoseconds: $0, tick: tick) } ?? .max
+        if frame >= target || target - frame < ticks { return index }
+        frame += ticks
+        index += length
+        continue
+      }
+      switch character {
+      case "[":
+        if frame >= target { return index }
+        bracketStart = frame
+      case "]":
+        frame = (bracketStart ?? frame) + 1
+        bracketStart = nil
+      default:
+        if bracketStart == nil {
+          if frame >= target { return index }
+          frame += 1
+        }
+      }
       index += 1
     }
-    return column + max(0, target - frame)
-  }
-
-  /// The frames of a time progression like `10ms` at one frame per millisecond, or `nil`.
-  private static func progressionFrames(_ word: String) -> Int? {
-    guard let unitStart = word.firstIndex(where: { $0.isLetter }) else { return nil }
-    guard let number = Double(word[..<unitStart]) else { return nil }
-    switch word[unitStart...] {
-    case "ms": return Int(number.rounded(.up))
-    case "s": return Int((number * 1000).rounded(.up))
-    case "m": return Int((number * 60_000).rounded(.up))
-    default: return nil
-    }
+    return characters.count + max(0, target - frame)
   }
 }
 
