@@ -27,9 +27,9 @@ let package = Package(
     // driver (a header only: the runtime defines the variable).
     .systemLibrary(name: "CMarbleDriving"),
     // Installs those hooks when the process loads (a C constructor calling into MarbleTesting).
-    .target(name: "CMarbleStartup"),
+    .target(name: "CMarbleRuntime"),
     .target(
-      name: "MarbleTesting", dependencies: ["Signals", "CMarbleDriving", "CMarbleStartup"],
+      name: "MarbleTesting", dependencies: ["Signals", "CMarbleDriving", "CMarbleRuntime"],
       swiftSettings: swiftSettings),
     .target(
       name: "Marbles",

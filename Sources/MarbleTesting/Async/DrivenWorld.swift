@@ -1,4 +1,5 @@
 import CMarbleDriving
+import CMarbleRuntime
 import Dispatch
 @_spi(Internals) import Signals
 
@@ -182,6 +183,7 @@ package enum DrivenWorld {
   private static func runAsTheTest(_ id: UInt64, _ job: UnownedJob) {
     DispatchQueue.global().async {
       ThreadSlot.runningTestTask(id) {
+        marbles_begin_step(marbles_clock_reading())
         swift_job_run(
           unsafeBitCast(job, to: MarblesJobRef.self),
           MarblesExecutorRef(identity: nil, implementation: 0))
@@ -480,6 +482,7 @@ package enum DrivenWorld {
       let ref = unsafeBitCast(job, to: MarblesJobRef.self)
       let task = marbles_job_is_task(ref) != 0 ? swift_task_getJobTaskId(ref) : ThreadSlot.noTask
       ThreadSlot.runningTestTask(task) {
+        marbles_begin_step(marbles_clock_reading())
         job.runSynchronously(on: MainActorRouter.shared.asUnownedSerialExecutor())
       }
     }
@@ -631,7 +634,7 @@ enum ThreadSlot {
   }
 }
 
-/// Installs the driven world's hooks when the process loads: CMarbleStartup's constructor calls
+/// Installs the driven world's hooks when the process loads: CMarbleRuntime's constructor calls
 /// it, before the test runner starts a thread or a main-actor job.
 @_cdecl("marbles_installDrivenWorld")
 package func installDrivenWorldWhenTheProcessLoads() {

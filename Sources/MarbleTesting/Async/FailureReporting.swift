@@ -48,3 +48,17 @@ extension SchedulerCore {
     for stall in stalls { FailureReporter.report(stall.message, at: site) }
   }
 }
+
+extension SchedulerCore {
+  /// Reports, for each recorder the test read step by step and that is still alive, the events
+  /// it never took.
+  func reportEventsNeverTaken() {
+    let checks = steppedRecorders.withLock { recorders in
+      defer { recorders = [:] }
+      return Array(recorders.values)
+    }
+    for check in checks {
+      if let (message, site) = check() { FailureReporter.report(message, at: site) }
+    }
+  }
+}

@@ -1,4 +1,5 @@
 import CMarbleDriving
+import CMarbleRuntime
 import Dispatch
 @_spi(Internals) import Signals
 import Synchronization
@@ -65,8 +66,9 @@ package final class TaskDriver: TaskExecutor {
     let job: UnownedJob
     let target: Target
     /// For a task's step that continues the step before it — the task left the main actor, or
-    /// an actor, for the generic executor — when that step began (see ``stepStart``); else 0.
-    var continuedStepStart: Int64 = 0
+    /// an actor, for the generic executor — the clock readings that step made (a deadline read
+    /// there is slept on here); else none.
+    var carriedReading = marbles_clock_reading()
   }
 
   /// The ready jobs, in the order they became ready.
@@ -87,9 +89,6 @@ package final class TaskDriver: TaskExecutor {
   private let isAbandoned = Atomic(false)
   /// How many standard sleeps are pending: read without a lock by ``makeReady(_:on:)``.
   private let standardSleepCount = Atomic(0)
-  /// When the step running now began, in nanoseconds of the monotonic clock: a standard sleep
-  /// read the real clock after it (see ``SleepReading``).
-  private let stepStart = Atomic<Int64>(0)
   /// The task whose step runs now, or 0.
   private let stepTask = Atomic<UInt64>(0)
   /// The engine of the scheduler this driver belongs to, while it exists.
@@ -168,8 +167,7 @@ package final class TaskDriver: TaskExecutor {
       // the queue, so that no job is left behind.
       guard !self.isAbandoned.load(ordering: .acquiring) else { return true }
       if let continued {
-        ready.pushFirst(
-          ReadyJob(job: job, target: target, continuedStepStart: continued))
+        ready.pushFirst(ReadyJob(job: job, target: target, carriedReading: continued))
       } else {
         ready.append(ReadyJob(job: job, target: target))
       }
@@ -227,6 +225,7 @@ package final class TaskDriver: TaskExecutor {
       let handOff = Locked((ran: false, gaveUp: false))
       DispatchQueue.main.async {
         self.withCurrentDriver {
+          marbles_begin_step(ready.carriedReading)
           job.runSynchronously(on: MainActorRouter.shared.asUnownedSerialExecutor())
         }
         handOff.withLock { handOff in
@@ -308,11 +307,10 @@ package final class TaskDriver: TaskExecutor {
   /// - Parameters:
   ///   - task: The sleeping task (the current one).
   ///   - wake: The runtime's wake-up job for it.
-  ///   - remaining: How far the sleep's real deadline was from the real clock just now.
+  ///   - duration: How long it sleeps (see ``SleepDuration``).
   /// - Returns: `false` if the scheduler is gone or let its work go: the sleep is a real one.
-  func sleep(_ task: MarblesJobRef, wake: UnownedJob, remaining: Duration) -> Bool {
+  func sleep(_ task: MarblesJobRef, wake: UnownedJob, for duration: Duration) -> Bool {
     guard let core else { return false }
-    let duration = SleepReading.duration(remaining: remaining, uncertainty: realTimeThisStep)
     let sleep = StandardSleep(
       task: task, wake: wake, wakeTick: core.now.clampedAdding(core.ticks(duration)))
     let isRegistered = watch.withLock { watch in
@@ -355,46 +353,28 @@ package final class TaskDriver: TaskExecutor {
     }
   }
 
-  /// The real time since the step running on this thread began, if it is one of this driver's;
-  /// zero where none is (the first steps of a `Task.immediate` in a test's own code).
-  private var realTimeThisStep: Duration {
-    guard TaskDriver.current === self else { return .zero }
-    let start = stepStart.load(ordering: .relaxed)
-    guard start > 0 else { return .zero }
-    return .nanoseconds(max(0, Self.monotonicNanoseconds() - start))
-  }
-
-  /// Notes that a step (a job) begins: now, or — for a step that continues the one before —
-  /// when that one began.
+  /// Notes that a step (a job) begins on this thread: its task, and the clock readings it starts
+  /// with — none, or those of the step it continues.
   func beginStep(_ ready: ReadyJob) {
     let ref = unsafeBitCast(ready.job, to: MarblesJobRef.self)
     stepTask.store(
       marbles_job_is_task(ref) != 0 ? swift_task_getJobTaskId(ref) : 0, ordering: .relaxed)
-    stepStart.store(
-      ready.continuedStepStart != 0 ? ready.continuedStepStart : Self.monotonicNanoseconds(),
-      ordering: .relaxed)
+    marbles_begin_step(ready.carriedReading)
   }
 
-  /// When the step of `job`'s task running now began, if `job` continues it on the generic
-  /// executor: the task is leaving the main actor or an actor (a hop), as a call to the
+  /// The clock readings of the step of `job`'s task running now, if `job` continues it on the
+  /// generic executor: the task is leaving the main actor or an actor (a hop), as a call to the
   /// standard library's sleep from there does after the caller read the real clock.
   ///
   /// Such a job runs next, before the jobs already ready, as the global executor would start it
-  /// at once: so no other task's step runs between a deadline's read and its sleep.
-  private func continuedStep(_ job: UnownedJob, on target: Target) -> Int64? {
+  /// at once.
+  private func continuedStep(_ job: UnownedJob, on target: Target) -> marbles_clock_reading? {
     guard target != .main, TaskDriver.current === self else { return nil }
     let ref = unsafeBitCast(job, to: MarblesJobRef.self)
     guard marbles_job_is_task(ref) != 0,
       swift_task_getJobTaskId(ref) == stepTask.load(ordering: .relaxed)
     else { return nil }
-    return stepStart.load(ordering: .relaxed)
-  }
-
-  /// The monotonic clock, in nanoseconds.
-  private static func monotonicNanoseconds() -> Int64 {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+    return marbles_step_reading()
   }
 
   /// Whether task `id`'s main-actor job waits for a main actor that never came free.

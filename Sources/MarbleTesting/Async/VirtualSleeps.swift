@@ -1,4 +1,5 @@
 import CMarbleDriving
+import CMarbleRuntime
 @_spi(Internals) import Signals
 
 #if compiler(>=6.3)
@@ -29,9 +30,8 @@ import CMarbleDriving
 /// ## The deadline is a real instant
 ///
 /// The runtime hands over `realNow + duration`, with `realNow` read before the call reached
-/// Marbles; a thread preempted in between would make `deadline - now` short. So the duration is
-/// read back as the roundest value the deadline allows (``SleepReading``): between
-/// `deadline - now` and that plus the real time the sleeping task's current step has taken.
+/// Marbles; a thread preempted in between would make `deadline - now` short. So Marbles records
+/// the caller's reading itself and takes the duration back exactly (``SleepDuration``).
 ///
 /// ## Toolchains
 ///
@@ -104,12 +104,16 @@ enum VirtualSleeps {
     func enqueue<C: Clock>(
       _ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C
     ) {
-      // NB: the real clock first, as close as possible to where the caller read it.
+      // NB: the caller's reading first: Marbles' own read of the clock replaces the thread's last.
+      let reading = marbles_step_reading()
       let remaining = clock.now.duration(to: instant)
+      let observed = marbles_last_reading()
       let wake = UnownedJob(job)
       if let remaining = remaining as? Duration,
         let (driver, task) = DrivenWorld.driverOfTheCurrentTask(),
-        driver.sleep(task, wake: wake, remaining: remaining)
+        driver.sleep(
+          task, wake: wake,
+          for: SleepDuration.of(clock, remaining: remaining, reading: reading, observed: observed))
       {
         return
       }
@@ -121,40 +125,24 @@ enum VirtualSleeps {
 
 /// A standard sleep's duration, read back from the real deadline it arrived as.
 ///
-/// The deadline is `read + duration`, where `read` is when the caller read the real clock; Marbles
-/// sees it at `now`, a little later. So `duration` lies between `deadline - now` and that plus
-/// the real time that passed since the sleeping task's current step began (which contains the
-/// read). A preempted thread widens that window. The duration is taken to be the roundest value
-/// in the window — a multiple of the largest power of ten of nanoseconds (up to 1,000 s) that one
-/// is, the smallest such — so `Task.sleep(for: .milliseconds(300))` reads as exactly 300 ms
-/// however late Marbles saw it, and an unpreempted sleep of any duration reads as itself to the
-/// nanosecond (its window is that narrow).
-package enum SleepReading {
-  /// The duration of a sleep whose deadline was `remaining` away when Marbles saw it, given that
-  /// up to `uncertainty` of real time may have passed between the caller's read and then.
-  ///
-  /// - Returns: The duration, zero or more.
-  package static func duration(remaining: Duration, uncertainty: Duration) -> Duration {
-    let low = nanoseconds(remaining)
-    let high = low + max(0, nanoseconds(uncertainty))
-    guard high > 0 else { return .zero }
-    guard low > 0 else { return .zero }
-    var grain: Int64 = 1_000_000_000_000
-    while grain > 1 {
-      let candidate = (low + grain - 1) / grain * grain
-      if candidate <= high { return .nanoseconds(candidate) }
-      grain /= 10
+/// The deadline is `reading + duration`, with `reading` the caller's read of the real clock. On
+/// Linux, CMarbleRuntime records each thread's readings of the two standard clocks, and Marbles
+/// reads the clock again (`observed`, `remaining` to the deadline): the duration is
+/// `remaining + (observed - reading)`, exactly, however long the thread was preempted in between.
+/// Where no reading of that clock was made in the sleeping task's current step — a deadline
+/// computed in an earlier step, or a platform that records none — it is `remaining`: as if the
+/// deadline had been computed at the tick the sleep starts.
+enum SleepDuration {
+  static func of<C: Clock>(
+    _ clock: C, remaining: Duration, reading: marbles_clock_reading,
+    observed: marbles_clock_reading
+  ) -> Duration {
+    if clock is ContinuousClock, reading.hasContinuous, observed.hasContinuous {
+      return remaining + .nanoseconds(observed.continuous - reading.continuous)
     }
-    return .nanoseconds(low)
-  }
-
-  /// `duration` in whole nanoseconds, rounding up; clamped to ±100 years.
-  private static func nanoseconds(_ duration: Duration) -> Int64 {
-    let limit: Int64 = 3_153_600_000_000_000_000
-    let (seconds, attoseconds) = duration.components
-    guard seconds < limit / 1_000_000_000 else { return limit }
-    guard seconds > -limit / 1_000_000_000 else { return -limit }
-    let (whole, fraction) = attoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
-    return seconds * 1_000_000_000 + whole + (fraction > 0 ? 1 : 0)
+    if clock is SuspendingClock, reading.hasSuspending, observed.hasSuspending {
+      return remaining + .nanoseconds(observed.suspending - reading.suspending)
+    }
+    return remaining
   }
 }

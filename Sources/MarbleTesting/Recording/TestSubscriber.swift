@@ -28,6 +28,8 @@ public final class TestSubscriber<Value: Sendable, Failure: Error>: SubscriberPr
   /// `!tail.isEmpty`, kept apart so that recording a value need not touch the generic array.
   nonisolated(unsafe) private var hasTail = false
   nonisolated(unsafe) private var subscription: (any Disposable)?
+  /// Where the test reads this recorder step by step (see `TestSubscriber+Steps.swift`).
+  let steps = Locked(StepReading())
 
   /// Creates a recorder stamping events with `scheduler`'s clock.
   ///
@@ -39,6 +41,34 @@ public final class TestSubscriber<Value: Sendable, Failure: Error>: SubscriberPr
   /// Creates a recorder stamping events with `core`'s clock.
   package init(core: SchedulerCore) {
     self.core = core
+  }
+
+  deinit {
+    // A recorder the test read step by step must have had every event taken (Turbine's rule);
+    // reported here when its test's own code lets go of it (else at its scheduler's release).
+    if let (message, site) = takeExhaustiveFinding(), DrivenWorld.isTestCode(of: core.driver) {
+      FailureReporter.report(message, at: site)
+    }
+  }
+
+  /// How many events have been recorded.
+  var eventCount: Int {
+    lock.withLock { _ in valueTimes.count + tail.count }
+  }
+
+  /// The recorded events from `index` on.
+  func events(from index: Int) -> [Recorded<Event<Value, Failure>>] {
+    lock.withLock { _ in
+      let values = valueTimes.count
+      var events: [Recorded<Event<Value, Failure>>] = []
+      for position in index..<(values + tail.count) {
+        events.append(
+          position < values
+            ? Recorded(time: valueTimes[position], value: .next(recordedValues[position]))
+            : tail[position - values])
+      }
+      return events
+    }
   }
 
   /// Every event received, with its tick, in order.

@@ -26,6 +26,11 @@ final class ValueLog<Element>: @unchecked Sendable {
     count += 1
   }
 
+  /// The element at `index`, which must be less than ``count``.
+  subscript(index: Int) -> Element {
+    base![index]
+  }
+
   /// The elements, in order.
   var elements: [Element] {
     guard let base else { return [] }

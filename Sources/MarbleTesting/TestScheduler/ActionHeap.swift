@@ -207,6 +207,16 @@ struct ActionHeap {
     keys[child] = moving
   }
 
+  /// Frees the cancelled actions at the front of the queue, which would be dropped when their
+  /// time came anyway, and returns the time of the earliest live one, if any.
+  mutating func dropCancelledHead() -> Int? {
+    while let first = firstKey, slots[first.slot].isCancelled {
+      _ = popFirst()
+      free(first.slot)
+    }
+    return firstKey?.time
+  }
+
   /// Removes and returns the earliest key. Its slot stays taken until ``free(_:)``.
   mutating func popFirst() -> Key? {
     if runHead < run.count, keys.first.map({ !$0.precedes(run[runHead]) }) ?? true {

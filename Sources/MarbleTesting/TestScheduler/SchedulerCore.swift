@@ -48,6 +48,9 @@ package final class SchedulerCore: Scheduler {
   package let tasks = DrivenTasks()
   /// Where the scheduler was made, for reports that no assertion carries.
   package let site: SchedulerSite
+  /// The recorders a test reads step by step, each checked for events never taken when the
+  /// scheduler is released before it.
+  let steppedRecorders = Locked<[ObjectIdentifier: @Sendable () -> (String, SchedulerSite)?]>([:])
 
   init(tick: Duration, stepLimit: Int, stallTimeout: Duration, site: SchedulerSite) {
     self.tick = tick
@@ -220,7 +223,18 @@ package final class SchedulerCore: Scheduler {
     drain(through: nil)
   }
 
-  private func drain(through limit: Int?) -> RunResult {
+  /// Runs like `run()`, but stops once `isDone` says so at the end of a tick: every action and
+  /// ready job of the tick has run, and the clock stays there. `isDone` is asked, outside any
+  /// lock, whenever the clock is about to move on, and before the first action.
+  ///
+  /// - Returns: What ran; the result is complete when `isDone` stopped it or no work was left.
+  package func run(until isDone: () -> Bool) -> RunResult {
+    drain(through: nil, stopsAtTickEnds: true, until: isDone)
+  }
+
+  private func drain(
+    through limit: Int?, stopsAtTickEnds: Bool = false, until isDone: () -> Bool = { false }
+  ) -> RunResult {
     let refusal = state.withLock { state -> TestSchedulerFailure? in
       guard state.isRunning else {
         state.isRunning = true
@@ -258,6 +272,13 @@ package final class SchedulerCore: Scheduler {
           }
         }
         if isAtStepLimit || isMainActorUnavailable { break }
+        if stopsAtTickEnds {
+          // The tick is over when no live action is due at it: ask before the clock moves on.
+          let isTickOver = state.withLock { state in
+            state.queue.dropCancelledHead().map { $0 > state.now } ?? true
+          }
+          if isTickOver, isDone() { break }
+        }
         let next = state.withLock { state -> (key: ActionHeap.Key, body: @Sendable () -> Void)? in
           while let time = state.queue.firstTime, limit.map({ time <= $0 }) ?? true,
             let first = state.queue.popFirst()

@@ -96,7 +96,10 @@ public final class TestScheduler: Scheduler, SchedulerWithStandIn {
     // Pending closures may hold what holds the core: release them so that such cycles end here.
     core.removeAll()
     core.release()
-    if isReleasedByItsTest { core.reportUnreportedStalls() }
+    if isReleasedByItsTest {
+      core.reportUnreportedStalls()
+      core.reportEventsNeverTaken()
+    }
   }
 
   /// What operators keep instead of the scheduler: its engine, so that an operator waiting in the

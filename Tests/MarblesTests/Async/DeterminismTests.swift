@@ -144,8 +144,12 @@ import Testing
   /// The stuck-task report that follows "the main actor never came free" names the main actor.
   @MainActor @Test func aTaskStuckBehindABlockedMainActorIsReportedAsSuch() async {
     let scheduler = TestScheduler(stallTimeout: .milliseconds(200))
-    scheduler.task(name: "the main-actor hop") {
-      await MainActor.run { _ = 1 }
+    // Started by the drain itself, so that the drain — not the watchdog, which looks only where
+    // nobody drains — is what finds the main actor busy.
+    scheduler.schedule(at: 0) {
+      scheduler.task(name: "the main-actor hop") {
+        await MainActor.run { _ = 1 }
+      }
     }
     let done = DispatchSemaphore(value: 0)
     DispatchQueue.global().async {
