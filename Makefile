@@ -47,10 +47,10 @@ integration-stress:
 	done; echo "integration-stress: $$failed failed of $$(( $(STRESS_RUNS) * 2 )) runs"; test $$failed -eq 0
 
 lint:
-	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Integrations/Package.swift Integrations/Sources Integrations/Tests
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Integrations/Package.swift Integrations/Sources Integrations/Tests MarblesOpenCombine/Package.swift
 
 format:
-	$(SWIFT) format --in-place --recursive Package.swift Sources Tests Integrations/Package.swift Integrations/Sources Integrations/Tests
+	$(SWIFT) format --in-place --recursive Package.swift Sources Tests Integrations/Package.swift Integrations/Sources Integrations/Tests MarblesOpenCombine/Package.swift
 
 ## Signals, MarbleTesting and MarbleFixtures must import no Foundation, XCTest or Testing.
 check-imports:

@@ -17,7 +17,7 @@ let package = Package(
     .library(name: "MarbleTesting", targets: ["MarbleTesting"]),
     .library(name: "Marbles", targets: ["Marbles"]),
     // Built against Apple's Combine where it exists, empty elsewhere; the same sources are built
-    // against OpenCombine as `MarblesOpenCombine` in Integrations/.
+    // against OpenCombine as the `MarblesOpenCombine` package (the folder of that name).
     .library(name: "MarblesCombine", targets: ["MarblesCombine"]),
     .executable(name: "marbles", targets: ["MarblesCLI"]),
   ],

@@ -12,7 +12,7 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     .package(url: "https://github.com/pointfreeco/combine-schedulers", from: "1.2.2"),
     // The Combine bridge built against OpenCombine (the root's MarblesCombine is empty on Linux).
-    .package(name: "MarblesIntegrations", path: "../Integrations"),
+    .package(name: "MarblesOpenCombine", path: "../MarblesOpenCombine"),
   ],
   targets: [
     // glibc's malloc statistics, which Swift's Glibc module does not export. DWARF 4, which
@@ -27,7 +27,7 @@ let package = Package(
         .product(name: "OpenCombine", package: "OpenCombine"),
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "CombineSchedulers", package: "combine-schedulers"),
-        .product(name: "MarblesOpenCombine", package: "MarblesIntegrations"),
+        .product(name: "MarblesOpenCombine", package: "MarblesOpenCombine"),
       ]
     )
   ],

@@ -14,28 +14,17 @@ let swiftSettings: [SwiftSetting] = [
 let package = Package(
   name: "MarblesIntegrations",
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
-  products: [
-    // The root package's MarblesCombine sources, built against OpenCombine (a symbolic link to
-    // ../Sources/MarblesCombine): what Linux tests and CI prove of the Combine bridge.
-    .library(name: "MarblesOpenCombine", targets: ["MarblesOpenCombine"])
-  ],
   dependencies: [
     .package(name: "Marbles", path: ".."),
+    // The root package's MarblesCombine sources built against OpenCombine: what Linux tests and
+    // CI prove of the Combine bridge, from the small package Linux users depend on.
+    .package(name: "MarblesOpenCombine", path: "../MarblesOpenCombine"),
     .package(url: "https://github.com/apple/swift-async-algorithms.git", from: "1.1.4"),
     .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
     .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
     .package(url: "https://github.com/pointfreeco/combine-schedulers", from: "1.2.2"),
   ],
   targets: [
-    .target(
-      name: "MarblesOpenCombine",
-      dependencies: [
-        .product(name: "Marbles", package: "Marbles"),
-        .product(name: "MarbleTesting", package: "Marbles"),
-        .product(name: "Signals", package: "Marbles"),
-        .product(name: "OpenCombineShim", package: "OpenCombine"),
-      ],
-      swiftSettings: swiftSettings),
     // App code as new app targets are built: on the main actor by default, nonisolated async
     // functions on their caller's actor; its standard sleeps run in virtual time when driven.
     .target(
@@ -85,10 +74,20 @@ let package = Package(
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
       ],
       swiftSettings: swiftSettings),
+    // Imports only what a Linux user of the Combine bridge imports.
+    .testTarget(
+      name: "CombineUserTests",
+      dependencies: [
+        .product(name: "MarblesOpenCombine", package: "MarblesOpenCombine"),
+        .product(name: "Marbles", package: "Marbles"),
+        .product(name: "MarbleTesting", package: "Marbles"),
+        .product(name: "OpenCombine", package: "OpenCombine"),
+      ],
+      swiftSettings: swiftSettings),
     .testTarget(
       name: "CombinePortsTests",
       dependencies: [
-        "MarblesOpenCombine",
+        .product(name: "MarblesOpenCombine", package: "MarblesOpenCombine"),
         .product(name: "Marbles", package: "Marbles"),
         .product(name: "MarbleTesting", package: "Marbles"),
         .product(name: "Signals", package: "Marbles"),

@@ -3,8 +3,8 @@
 # the toolchain's own `docc` with no package dependency, into the static site .build/docs/site.
 #
 #   1. Symbol graphs from the compiler (`swift package dump-symbol-graph`), public symbols only.
-#      MarblesCombine's come from its OpenCombine build in Integrations/ (`MarblesOpenCombine`, the
-#      same source files): Linux has no Combine, so the root package's module is empty here.
+#      MarblesCombine's come from its OpenCombine build, the MarblesOpenCombine/ package (the same
+#      source files): Linux has no Combine, so the root package's module is empty here.
 #   2. The pictures the articles show, drawn by the `marbles` command (scripts/docs-pictures.sh),
 #      must equal the committed ones.
 #   3. `docc convert` per module with --warnings-as-errors, in dependency order, each resolving
@@ -26,10 +26,10 @@ echo "docs: symbol graphs"
 graph_flags=(--skip-synthesized-members --skip-inherited-docs --emit-extension-block-symbols)
 swift package dump-symbol-graph "${graph_flags[@]}" >"$out/dump-root.log" 2>&1 \
   || { cat "$out/dump-root.log"; exit 1; }
-swift package --package-path Integrations dump-symbol-graph "${graph_flags[@]}" \
-  >"$out/dump-integrations.log" 2>&1 || { cat "$out/dump-integrations.log"; exit 1; }
+swift package --package-path MarblesOpenCombine dump-symbol-graph "${graph_flags[@]}" \
+  >"$out/dump-combine.log" 2>&1 || { cat "$out/dump-combine.log"; exit 1; }
 root_graphs=$(dirname "$(swift build --show-bin-path)")/symbolgraph
-integration_graphs=$(dirname "$(swift build --package-path Integrations --show-bin-path)")/symbolgraph
+combine_graphs=$(dirname "$(swift build --package-path MarblesOpenCombine --show-bin-path)")/symbolgraph
 for module in Signals MarbleTesting Marbles; do
   mkdir -p "$out/graphs/$module"
   for graph in "$root_graphs/$module.symbols.json" "$root_graphs/$module"@*.symbols.json; do
@@ -37,8 +37,8 @@ for module in Signals MarbleTesting Marbles; do
   done
 done
 mkdir -p "$out/graphs/MarblesCombine"
-for graph in "$integration_graphs"/MarblesOpenCombine.symbols.json \
-  "$integration_graphs"/MarblesOpenCombine@*.symbols.json; do
+for graph in "$combine_graphs"/MarblesOpenCombine.symbols.json \
+  "$combine_graphs"/MarblesOpenCombine@*.symbols.json; do
   name=$(basename "$graph")
   sed 's/"MarblesOpenCombine"/"MarblesCombine"/g' "$graph" \
     >"$out/graphs/MarblesCombine/${name/MarblesOpenCombine/MarblesCombine}"

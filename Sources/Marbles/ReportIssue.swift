@@ -36,6 +36,11 @@ struct SourceSite: Sendable {
   /// `file:line:column`, for messages printed outside a test.
   var description: String { "\(filePath):\(line):\(column)" }
 
+  /// The same place, as `MarbleTesting` names it.
+  var schedulerSite: SchedulerSite {
+    SchedulerSite(fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+
   /// Reports `message`, cut to a few kilobytes if it is longer (``MessageBounds/capped(_:)``).
   func report(_ message: String) {
     reportIssue(

@@ -145,6 +145,58 @@
       pipeline: { Signal(pipeline($0)) })
   }
 
+  /// An expectation table whose pipeline is a Combine publisher of strings that fails with
+  /// `TestError`, with no `values:`: each value character stands for itself and `#` for
+  /// `TestError()`.
+  ///
+  /// ```swift
+  /// assertTable("""
+  ///   src  hot   -a-b-#
+  ///   out  gets  ---a-b-#
+  ///   """) { $0["src"].publisher.delay(for: 0.002, scheduler: $0.scheduler.combine) }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - table: The scenario, one labelled row per line.
+  ///   - tick: The length of one frame.
+  ///   - fileID: The caller's file ID (filled in for you).
+  ///   - filePath: The caller's file path (filled in for you).
+  ///   - line: The caller's line (filled in for you).
+  ///   - column: The caller's column (filled in for you).
+  ///   - pipeline: The publisher under test, built from the table's sources.
+  public func assertTable<P: Publisher>(
+    _ table: String, tick: Duration = .milliseconds(1),
+    fileID: String = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column,
+    pipeline: (TableSources<String, TestError>) -> P
+  ) where P.Output == String, P.Failure == TestError {
+    assertTable(
+      table, tick: tick, fileID: fileID, filePath: filePath, line: line, column: column,
+      pipeline: { Signal(pipeline($0)) })
+  }
+
+  /// An expectation table whose pipeline is a Combine publisher of strings that fails with
+  /// `any Error` (`tryMap` makes one), with no `values:`: a `#` matches a thrown `TestError`.
+  ///
+  /// - Parameters:
+  ///   - table: The scenario, one labelled row per line.
+  ///   - tick: The length of one frame.
+  ///   - fileID: The caller's file ID (filled in for you).
+  ///   - filePath: The caller's file path (filled in for you).
+  ///   - line: The caller's line (filled in for you).
+  ///   - column: The caller's column (filled in for you).
+  ///   - pipeline: The publisher under test, built from the table's sources.
+  public func assertTable<P: Publisher>(
+    _ table: String, tick: Duration = .milliseconds(1),
+    fileID: String = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column,
+    pipeline: (TableSources<String, TestError>) -> P
+  ) where P.Output == String, P.Failure == any Error {
+    assertTable(
+      table, tick: tick, fileID: fileID, filePath: filePath, line: line, column: column,
+      pipeline: { Signal(pipeline($0)) })
+  }
+
   /// ``assertTable(_:values:tick:fileID:filePath:line:column:pipeline:)`` for a publisher that
   /// fails with `any Error` (`tryMap` makes one): a `#` matches a thrown `TestError`.
   ///

@@ -1,5 +1,6 @@
 import MarbleTesting
 import Marbles
+import Observation
 import Synchronization
 import TestSupport
 import XCTest
@@ -33,6 +34,17 @@ import XCTest
     XCTAssertEqual(model.searchCount, 2)
     XCTAssertEqual(model.results, ["swift", "swiftui", "sweet"], "m's answer never lands")
     XCTAssertEqual(scheduler.now, 750)
+  }
+
+  func testStepByStepOnTheMainActor() {
+    let scheduler = TestScheduler()
+    let model = BareSleepSearchViewModel()
+    let results = scheduler.record(Observations { model.searchCount })
+    XCTAssertEqual(results.nextValue(), 0)
+    model.query = "sw"
+    XCTAssertEqual(results.nextValue(), 1)
+    XCTAssertEqual(scheduler.now, 300)
+    results.cancelAndIgnoreRemainingEvents()
   }
 
   func testATaskImmediateModel() {
@@ -69,6 +81,14 @@ final class VirtualSleepsXCTests: XCTestCase {
     scheduler.advance(by: .seconds(2))
     let woke = try await task.value
     XCTAssertEqual(woke, 2_000)
+  }
+
+  func testStepByStepFromAnAsyncTest() async throws {
+    let scheduler = TestScheduler()
+    let results = scheduler.record(try scheduler.cold("--a-|"))
+    XCTAssertEqual(results.nextValue(), "a")
+    XCTAssertEqual(scheduler.now, 2)
+    results.expectCompletion()
   }
 
   func testTaskImmediateInAnAsyncTestBody() async {

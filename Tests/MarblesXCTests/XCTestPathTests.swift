@@ -54,6 +54,20 @@ final class XCTestPathTests: XCTestCase {
       """)
   }
 
+  func testAStepThatCannotBeSatisfiedFailsThroughXCTestAtItsLine() throws {
+    let scheduler = TestScheduler()
+    let results = scheduler.record(try scheduler.cold("-a-|"))
+    XCTAssertEqual(results.nextValue(), "a")
+    let line = #line + 2
+    let failures = capture {
+      XCTAssertNil(results.nextValue())
+    }
+    XCTAssertEqual(failures.count, 1)
+    XCTAssertEqual(failures.first?.line, line)
+    XCTAssertEqual(
+      failures.first?.description, "failed - nextValue() expected a value, got completion at tick 3")
+  }
+
   func testPassingAssertionsReportNothing() throws {
     let scheduler = TestScheduler()
     let cold = try scheduler.cold([.next(1, "a")] as [Recorded<Event<String, TestError>>])

@@ -67,6 +67,13 @@ package struct SchedulerSite: Sendable, CustomStringConvertible {
   package let line: UInt
   package let column: UInt
 
+  package init(fileID: String, filePath: StaticString, line: UInt, column: UInt) {
+    self.fileID = fileID
+    self.filePath = filePath
+    self.line = line
+    self.column = column
+  }
+
   /// `Module/File.swift:12`.
   package var description: String { "\(fileID):\(line)" }
 }
