@@ -24,6 +24,10 @@ mkdir -p "$out/graphs"
 
 echo "docs: symbol graphs"
 graph_flags=(--skip-synthesized-members --skip-inherited-docs --emit-extension-block-symbols)
+# `dump-symbol-graph` emits a graph for every module of the package, test modules included, and
+# fails on one never built: build the tests first, so that `make docs` works as the first command
+# on a fresh clone (after `make test` this finds nothing to do).
+swift build --build-tests >"$out/build-root.log" 2>&1 || { cat "$out/build-root.log"; exit 1; }
 swift package dump-symbol-graph "${graph_flags[@]}" >"$out/dump-root.log" 2>&1 \
   || { cat "$out/dump-root.log"; exit 1; }
 swift package --package-path MarblesOpenCombine dump-symbol-graph "${graph_flags[@]}" \
