@@ -39,8 +39,12 @@ public func assertMarbles<
   fileID: String = #fileID, filePath: StaticString = #filePath,
   line: UInt = #line, column: UInt = #column
 ) {
-  SourceSite(fileID: fileID, filePath: filePath, line: line, column: column).reportAssertion(
-    marblesFailure(subscriber, marbles, values: values, error: error), on: subscriber.core)
+  let site = SourceSite(fileID: fileID, filePath: filePath, line: line, column: column)
+  site.reportAssertion(
+    marblesFailure(
+      subscriber, marbles, values: values, error: error,
+      recording: RecordingSite(site: site, target: .argument(1))),
+    on: subscriber.core)
 }
 
 /// The failure message for a recorder that did not receive what `marbles` draws (or whose marble
@@ -48,18 +52,29 @@ public func assertMarbles<
 /// makes a `#` in `marbles` a mistake.
 func marblesFailure<Value: Equatable & Sendable, Failure: Error & Equatable, Key: MarbleValueKey>(
   _ subscriber: TestSubscriber<Value, Failure>, _ marbles: String,
-  values: [Key: Value], error: Failure?
+  values: [Key: Value], error: Failure?, recording: RecordingSite
 ) -> Finding? {
   marblesFailure(
-    events: subscriber.events, tick: subscriber.core.tick, marbles, values: values, error: error)
+    events: subscriber.events, tick: subscriber.core.tick, marbles, values: values, error: error,
+    recording: recording)
 }
 
 /// The failure message for recorded `events` that differ from what `marbles` draws (or whose
 /// marble cannot be read), or `nil`.
+///
+/// In record mode the marble of a failing expectation is rewritten in the source
+/// (``RecordingSite``), and the failure says so.
 func marblesFailure<Value: Equatable & Sendable, Failure: Error & Equatable, Key: MarbleValueKey>(
   events: [Recorded<Event<Value, Failure>>], tick: Duration, _ marbles: String,
-  values: [Key: Value], error: Failure?
+  values: [Key: Value], error: Failure?, recording: RecordingSite
 ) -> Finding? {
+  let keyed = Result { () throws(MarbleSyntaxError) in try Marble.characterKeyed(values) }
+  func recorded() -> String {
+    recording.record(
+      keyed.mapError { LiteralRewrite.Refusal("values: cannot be read: \($0)") }
+        .flatMap { RecordedMarble.events(events, values: $0, error: error, tick: tick) }
+        .map { [$0] }) ?? ""
+  }
   do {
     let values = try Marble.characterKeyed(values, for: marbles)
     let expected = try Marble.parse(
@@ -70,10 +85,10 @@ func marblesFailure<Value: Equatable & Sendable, Failure: Error & Equatable, Key
         expectedMarble: marbles, expected: expected, actual: events, values: values, tick: tick)
     else { return nil }
     return Finding(
-      message: message,
+      message: message + recorded(),
       picture: Marble.svg(expected: expected, actual: events, values: values, title: marbles))
   } catch {
-    return Finding(message: "marble cannot be read: \(error)")
+    return Finding(message: "marble cannot be read: \(error)" + recorded())
   }
 }
 
@@ -106,8 +121,11 @@ public func assertMarbles<
   fileID: String = #fileID, filePath: StaticString = #filePath,
   line: UInt = #line, column: UInt = #column
 ) {
-  SourceSite(fileID: fileID, filePath: filePath, line: line, column: column).reportAssertion(
-    marblesFailure(subscriber, marbles, values: values, error: Marble.defaultError(Failure.self)),
+  let site = SourceSite(fileID: fileID, filePath: filePath, line: line, column: column)
+  site.reportAssertion(
+    marblesFailure(
+      subscriber, marbles, values: values, error: Marble.defaultError(Failure.self),
+      recording: RecordingSite(site: site, target: .argument(1))),
     on: subscriber.core)
 }
 
@@ -176,22 +194,30 @@ public func assertSubscriptions<Value: Sendable, Failure: Error>(
   fileID: String = #fileID, filePath: StaticString = #filePath,
   line: UInt = #line, column: UInt = #column
 ) {
-  SourceSite(fileID: fileID, filePath: filePath, line: line, column: column).reportAssertion(
-    subscriptionsFailure(signal, marbles), on: signal.core)
+  let site = SourceSite(fileID: fileID, filePath: filePath, line: line, column: column)
+  site.reportAssertion(
+    subscriptionsFailure(
+      signal, marbles, recording: RecordingSite(site: site, target: .arguments(from: 1))),
+    on: signal.core)
 }
 
 /// The failure message for a subscription log that differs from `marbles` (or whose marbles cannot
 /// be read), or `nil`; shared by `assertSubscriptions` and `expectSubscriptions(…).toBe(…)`.
 func subscriptionsFailure<Value: Sendable, Failure: Error>(
-  _ signal: TestSignal<Value, Failure>, _ marbles: [String]
+  _ signal: TestSignal<Value, Failure>, _ marbles: [String], recording: RecordingSite
 ) -> String? {
   let tick = signal.core.tick
+  func recorded() -> String {
+    recording.record(.success(RecordedMarble.subscriptions(signal.subscriptions, tick: tick)))
+      ?? ""
+  }
   do {
     var expected: [Subscription] = []
     for marble in marbles { expected.append(try Marble.parseSubscription(marble, tick: tick)) }
     return FailureMessage.subscriptionMarbles(
-      expectedMarbles: marbles, expected: expected, actual: signal.subscriptions, tick: tick)
+      expectedMarbles: marbles, expected: expected, actual: signal.subscriptions, tick: tick
+    ).map { $0 + recorded() }
   } catch {
-    return "subscription marble cannot be read: \(error)"
+    return "subscription marble cannot be read: \(error)" + recorded()
   }
 }

@@ -154,7 +154,12 @@ private func assertTable<
       .run(
         values: try Marble.characterKeyed(values), orError: error, tick: tick, pipeline: pipeline)
     if !report.passed {
-      site.report(Finding(message: "table failed\n\(report.text)", picture: report.picture.svg()))
+      let recorded =
+        RecordingSite(site: site, target: .table((try? report.recording.get()) ?? []))
+        .record(report.recording.map { _ in [] }) ?? ""
+      site.report(
+        Finding(
+          message: "table failed\n\(report.text)" + recorded, picture: report.picture.svg()))
     }
   } catch {
     site.report("table cannot be read: \(error)")

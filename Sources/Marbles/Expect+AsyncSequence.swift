@@ -52,11 +52,12 @@ extension SignalExpectation where Failure == any Error {
   where Value: Equatable {
     let subscriber = subscriber
     let values = KeyedValues(values, for: marbles)
+    let recording = RecordingSite(site: registration.site, target: .toBe)
     registration.state {
       values.finding { values in
         marblesFailure(
           events: subscriber.testErrorEvents, tick: subscriber.core.tick, marbles,
-          values: values, error: error)
+          values: values, error: error, recording: recording)
       }
     }
   }
@@ -97,10 +98,11 @@ public func assertMarbles<Value: Equatable & Sendable, Key: MarbleValueKey>(
   fileID: String = #fileID, filePath: StaticString = #filePath,
   line: UInt = #line, column: UInt = #column
 ) {
-  SourceSite(fileID: fileID, filePath: filePath, line: line, column: column).reportAssertion(
+  let site = SourceSite(fileID: fileID, filePath: filePath, line: line, column: column)
+  site.reportAssertion(
     marblesFailure(
       events: subscriber.testErrorEvents, tick: subscriber.core.tick, marbles, values: values,
-      error: error),
+      error: error, recording: RecordingSite(site: site, target: .argument(1))),
     on: subscriber.core)
 }
 

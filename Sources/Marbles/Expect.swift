@@ -205,8 +205,11 @@ public struct SignalExpectation<Value: Sendable, Failure: Error>: Sendable {
   where Value: Equatable, Failure: Equatable {
     let subscriber = subscriber
     let values = KeyedValues(values, for: marbles)
+    let recording = RecordingSite(site: registration.site, target: .toBe)
     registration.state {
-      values.finding { values in marblesFailure(subscriber, marbles, values: values, error: error) }
+      values.finding { values in
+        marblesFailure(subscriber, marbles, values: values, error: error, recording: recording)
+      }
     }
   }
 }
@@ -221,6 +224,7 @@ public struct SubscriptionsExpectation<Value: Sendable, Failure: Error>: Sendabl
   /// - Parameter marbles: One subscription marble (`^` subscribe, `!` dispose) per subscription.
   public func toBe(_ marbles: String...) {
     let signal = signal
-    registration.state { subscriptionsFailure(signal, marbles) }
+    let recording = RecordingSite(site: registration.site, target: .toBeArguments)
+    registration.state { subscriptionsFailure(signal, marbles, recording: recording) }
   }
 }

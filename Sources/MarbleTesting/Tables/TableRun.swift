@@ -51,6 +51,11 @@ public struct TableReport: Sendable, Equatable, CustomStringConvertible {
   /// Whether every expectation held.
   public var passed: Bool { mismatches.isEmpty }
 
+  /// What record mode writes for the wrong rows: each `gets` row's actual marble, each source's
+  /// actual subscriptions — or why one of them cannot be written.
+  package var recording: Result<[LiteralRewrite.TableRecord], LiteralRewrite.Refusal> = .success(
+    [])
+
   /// The table as run (``text``).
   public var description: String { text }
 }
@@ -162,6 +167,11 @@ extension MarbleTable {
     var output: [String] = []
     var lastSubsRow: [String: Int] = [:]
     for (index, row) in rows.enumerated() where row.kind == .subs { lastSubsRow[row.label] = index }
+    var recording: Result<[LiteralRewrite.TableRecord], LiteralRewrite.Refusal> = .success([])
+    func note(_ record: Result<LiteralRewrite.TableRecord, LiteralRewrite.Refusal>) {
+      guard case .success(let records) = recording else { return }
+      recording = record.map { records + [$0] }
+    }
 
     for (index, row) in rows.enumerated() {
       output.append(row.sourceLine)
@@ -196,6 +206,11 @@ extension MarbleTable {
           row.caretLine(
             atFrame: diff.tick, axis: timeAxisColumn, tick: MarbleTime.tickAttoseconds(tick)))
         mismatches.append(legend.sentence(row.label, diff))
+        note(
+          RecordedMarble.events(actual, values: values, error: error, tick: tick).map {
+            // A row needs a marble: nothing at all is one idle frame.
+            .row(line: row.line, marble: $0.isEmpty ? "-" : $0)
+          })
       case .subs:
         // Compare a source's whole log once, under its last subs row.
         guard lastSubsRow[row.label] == index, let source = signals[row.label] else { continue }
@@ -210,6 +225,12 @@ extension MarbleTable {
             title: diff == nil ? "\(row.label) subs" : "\(row.label) subs (expected)",
             role: .subscriptions, subscriptions: expected))
         guard let diff else { continue }
+        note(
+          .success(
+            .subscriptions(
+              label: row.label,
+              lines: rows.filter { $0.kind == .subs && $0.label == row.label }.map(\.line),
+              marbles: RecordedMarble.subscriptions(actual, tick: tick))))
         lanes.append(
           MarbleLane(title: "\(row.label) subs (was)", role: .subscriptions, subscriptions: actual))
         noteDifference(Self.firstDifferingFrame(expected, actual))
@@ -253,6 +274,7 @@ extension MarbleTable {
         subscribers: subscribers, sources: signals, values: values, tick: tick))
     report.picture = MarblePicture(
       lanes: lanes, firstDifference: firstDifference, notes: mismatches.isEmpty ? [] : mismatches)
+    report.recording = recording
     return report
   }
 }

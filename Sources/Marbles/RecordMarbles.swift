@@ -1,0 +1,32 @@
+import MarbleTesting
+
+/// Where an assertion's expected marble is written in the test's source, for record mode: the
+/// call's place and which of its literals.
+struct RecordingSite: Sendable {
+  var site: SourceSite
+  var target: SourceRecorder.Target
+
+  /// Records `marbles` — the actual marbles, or why they cannot be written — if record mode
+  /// (``/MarbleTesting/MarbleRecording``) says so, and returns what to add to the assertion's
+  /// failure: what was written where, or why nothing was; `nil` when there is nothing to say.
+  func record(_ marbles: Result<[String], LiteralRewrite.Refusal>) -> String? {
+    let environment = MarbleRecording.environment
+    if MarbleRecording.scoped == nil, let unknown = environment.unknown {
+      return "\nMARBLES_RECORD is \"\(unknown)\", which names no mode (failed, missing or never): "
+        + "nothing was recorded"
+    }
+    let mode = MarbleRecording.current
+    guard mode != .never else { return nil }
+    do {
+      let marbles = try marbles.get()
+      let written = try SourceRecorder.record(
+        marbles, at: target, onlyIfEmpty: mode == .missing, path: "\(site.filePath)",
+        line: Int(site.line), column: Int(site.column))
+      guard written else { return nil }
+      let shown = marbles.isEmpty ? "the table's rows" : marbles.map { "`\($0)`" }.joined(separator: ", ")
+      return "\nrecorded \(shown) at \(site.fileID):\(site.line); re-run without MARBLES_RECORD"
+    } catch {
+      return "\nnot recorded (MARBLES_RECORD=\(mode.rawValue)): \(error)"
+    }
+  }
+}
