@@ -46,6 +46,15 @@ package struct ScenarioResult: Sendable {
   package var picture: MarblePicture
   /// One sentence per wrong row; empty when it passed.
   package var mismatches: [String]
+  /// What `marbles --record` writes for the wrong rows, or why it cannot.
+  package var recording: Result<[LiteralRewrite.TableRecord], LiteralRewrite.Refusal> = .success(
+    [])
+
+  /// Why `marbles --record` cannot write the wrong rows, if it cannot.
+  package var recordingRefusal: String? {
+    guard case .failure(let refusal) = recording else { return nil }
+    return refusal.description
+  }
 
   /// ``picture`` as a standalone SVG document.
   package var svg: String { picture.svg() }

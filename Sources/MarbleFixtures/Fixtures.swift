@@ -1,4 +1,4 @@
-import MarbleTesting
+package import MarbleTesting
 import Signals
 
 /// Reads and runs fixture files: strings in, results out. The `marbles` command and the test
@@ -19,7 +19,7 @@ package enum Fixtures {
     return ScenarioResult(
       title: scenario.title, passed: report.passed,
       text: report.passed ? report.actual : report.text, picture: picture,
-      mismatches: report.mismatches)
+      mismatches: report.mismatches, recording: report.recording)
   }
 
   /// The scenario's resulting timelines — what each subscriber received and what subscriptions each
@@ -227,5 +227,30 @@ package enum Fixtures {
       }
     }
     return stage.signal
+  }
+}
+
+extension Fixtures {
+  /// A fixture file's text with the wrong `gets` and `subs` rows of its failing scenarios
+  /// rewritten (`marbles --record`): only the marble part of a row changes; extra subscriptions
+  /// add rows under a source's last `subs` row, missing ones remove rows.
+  ///
+  /// - Parameters:
+  ///   - text: The file's text.
+  ///   - recorded: Each failing scenario and its run.
+  /// - Returns: The new text.
+  /// - Throws: Why the rows cannot be written.
+  package static func record(
+    _ text: String, _ recorded: [(scenario: Scenario, result: ScenarioResult)]
+  ) throws(LiteralRewrite.Refusal) -> String {
+    let bytes = Array(text.utf8)
+    var edits: [LiteralRewrite.Edit] = []
+    for (scenario, result) in recorded {
+      let records = try result.recording.get()
+      // The rows know their lines in the file: the table starts at the file's first byte.
+      edits += try LiteralRewrite.table(
+        scenario.table, text: bytes, firstLine: 0, indent: 0, records: records)
+    }
+    return String(decoding: LiteralRewrite.apply(edits, to: bytes), as: UTF8.self)
   }
 }

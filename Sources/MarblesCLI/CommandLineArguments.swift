@@ -36,11 +36,13 @@ package struct CommandLineArguments: Sendable, Equatable {
   package var htmlPath: String?
   /// Where `show … --svg FILE` asks for the scenario's picture.
   package var svgPath: String?
+  /// Whether `--record` was given: write the actual rows of failing scenarios into their files.
+  package var record: Bool
 
   /// Creates parsed arguments (for comparing against in tests).
   package init(
     command: Command, filter: String? = nil, noColor: Bool = false, quiet: Bool = false,
-    htmlPath: String? = nil, svgPath: String? = nil
+    htmlPath: String? = nil, svgPath: String? = nil, record: Bool = false
   ) {
     self.command = command
     self.filter = filter
@@ -48,11 +50,13 @@ package struct CommandLineArguments: Sendable, Equatable {
     self.quiet = quiet
     self.htmlPath = htmlPath
     self.svgPath = svgPath
+    self.record = record
   }
 
   /// The options `marbles` knows, for suggestions.
   static let knownOptions = [
-    "--filter", "--no-color", "--quiet", "-q", "--html", "--svg", "--help", "-h", "--version",
+    "--filter", "--no-color", "--quiet", "-q", "--html", "--svg", "--record", "--help", "-h",
+    "--version",
   ]
 
   /// Reads a command line.
@@ -69,6 +73,7 @@ package struct CommandLineArguments: Sendable, Equatable {
     var svgPath: String?
     var noColor = false
     var quiet = false
+    var record = false
     var wantsHelp = false
     var wantsVersion = false
     // The first mistake; reported only if neither --help nor --version is on the line.
@@ -89,9 +94,11 @@ package struct CommandLineArguments: Sendable, Equatable {
       }
       let (name, inlineValue) = split(argument)
       switch name {
-      case "--help", "-h", "--version", "--no-color", "--quiet", "-q":
+      case "--help", "-h", "--version", "--no-color", "--quiet", "-q", "--record":
         if inlineValue != nil {
           note(UsageError("the option '\(name)' takes no value"))
+        } else if name == "--record" {
+          record = true
         } else if name == "--version" {
           wantsVersion = true
         } else if name == "--no-color" {
@@ -185,9 +192,14 @@ package struct CommandLineArguments: Sendable, Equatable {
         "'--html' reports a run, so it goes with 'run'",
         hint: "Write, for example: marbles --html report.html Fixtures")
     }
+    if case .show = command, record {
+      throw UsageError(
+        "'--record' writes what a run found, so it goes with 'run'",
+        hint: "Write, for example: marbles --record Fixtures/example.marbles")
+    }
     return CommandLineArguments(
       command: command, filter: filter, noColor: noColor, quiet: quiet, htmlPath: htmlPath,
-      svgPath: svgPath)
+      svgPath: svgPath, record: record)
   }
 
   /// Splits `--name=value` into its name and value; other arguments have no value.

@@ -18,6 +18,8 @@ struct FixtureRunner {
   var htmlPath: String?
   /// Where to write the shown scenario's picture (`show --svg`).
   var svgPath: String?
+  /// Whether to write the actual rows of failing scenarios into their files (`--record`).
+  var record = false
   /// How to decorate the output.
   var style: OutputStyle
   /// Where to write.
@@ -56,11 +58,21 @@ struct FixtureRunner {
   /// - Returns: What the run found; its ``Tally/status`` is the exit status.
   func run(_ paths: [String]) -> Tally {
     var report = HTMLReport()
+    // For --record: each file's failing scenarios, with what their runs found, in file order.
+    var recorded: [(path: String, scenarios: [(Scenario, ScenarioResult)])] = []
     var tally = forEachScenario(in: paths, errors: { report.errors.append($0) }) {
       scenario, tally in
       let location = "\(scenario.path): \(scenario.title)"
       do throws(FixtureError) {
         let result = try Fixtures.run(scenario)
+        if record, !result.passed {
+          if let refusal = result.recordingRefusal {
+            console.error("\(scenario.path):\(scenario.line): not recorded: \(refusal)\n")
+          } else {
+            if recorded.last?.path != scenario.path { recorded.append((scenario.path, [])) }
+            recorded[recorded.count - 1].scenarios.append((scenario, result))
+          }
+        }
         report.entries.append(result.reportEntry(location: "\(scenario.path):\(scenario.line)"))
         if result.passed { tally.passed += 1 } else { tally.failed += 1 }
         // --quiet leaves out the scenarios that passed.
@@ -80,6 +92,17 @@ struct FixtureRunner {
       }
     }
     console.output("\(tally.passed) passed, \(tally.failed) failed\n")
+    for (path, scenarios) in recorded {
+      do {
+        let text = try FixtureFiles.read(path)
+        try FixtureFiles.write(Fixtures.record(text, scenarios), to: path)
+        let titles = scenarios.map { "'\($0.0.title)'" }.joined(separator: ", ")
+        console.output("recorded \(titles) in \(path); run again without --record\n")
+      } catch {
+        tally.errors += 1
+        console.error("\(path): not recorded: \(error)\n")
+      }
+    }
     if let htmlPath {
       do throws(FixtureFiles.Problem) {
         try FixtureFiles.write(report.html(), to: htmlPath)

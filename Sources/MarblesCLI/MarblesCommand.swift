@@ -54,7 +54,7 @@ enum MarblesCommand {
     }
     let runner = FixtureRunner(
       filter: parsed.filter, quiet: parsed.quiet, htmlPath: parsed.htmlPath,
-      svgPath: parsed.svgPath,
+      svgPath: parsed.svgPath, record: parsed.record,
       style: .choose(
         noColorOption: parsed.noColor, environment: environment,
         outputIsTerminal: outputIsTerminal),

@@ -20,6 +20,9 @@ enum Usage {
       -q, --quiet     Print only the failing scenarios, the errors and the summary.
       --html FILE     (run) Also write one self-contained HTML page with every scenario drawn.
       --svg FILE      (show) Write the first shown scenario's picture as an SVG file.
+      --record        (run) Write what each failing scenario's subscribers received and its
+                      sources saw into its 'gets' and 'subs' rows, in the fixture file; only
+                      the marble part of a row changes. The run still fails (exit status 1).
       --no-color      Never colour the output. Colour is used only when standard output is a
                       terminal and the NO_COLOR environment variable is unset or empty.
       -h, --help      Show this help.
@@ -38,6 +41,7 @@ enum Usage {
       marbles --filter replayLazily Fixtures
       marbles --quiet Fixtures
       marbles --html report.html Fixtures
+      marbles --record Fixtures/new-scenario.marbles
       marbles show Fixtures/seed004-six-requests.marbles --filter replayLazily --svg six.svg
       marbles show Fixtures/seed004-publish.marbles
 

@@ -76,21 +76,25 @@ enum MarblesExecutable {
     }
   }
 
-  /// Runs `marbles` with `arguments` from the package root.
+  /// Runs `marbles` (or `program`) with `arguments` from the package root (or `directory`).
   ///
   /// - Parameters:
   ///   - arguments: The arguments after the program name.
   ///   - environment: Variables to set (a nil value removes one). `NO_COLOR` is removed unless
   ///     given here, so the inherited environment cannot change a test's outcome.
   ///   - terminal: Whether standard output is a pseudo-terminal instead of a pipe.
+  ///   - program: Another program to run, or `nil` for `marbles`.
+  ///   - directory: Where to run it, or `nil` for the package root.
+  ///   - timeLimit: How long it may take, or `nil` for ``timeLimit``.
   /// - Returns: What it printed and its exit status.
   static func run(
-    _ arguments: [String], environment: [String: String?] = [:], terminal: Bool = false
+    _ arguments: [String], environment: [String: String?] = [:], terminal: Bool = false,
+    program: URL? = nil, directory: URL? = nil, timeLimit: DispatchTimeInterval? = nil
   ) throws -> CommandOutput {
     let process = Process()
-    process.executableURL = try location()
+    process.executableURL = try program ?? location()
     process.arguments = arguments
-    process.currentDirectoryURL = packageRoot
+    process.currentDirectoryURL = directory ?? packageRoot
     var variables = ProcessInfo.processInfo.environment
     variables["NO_COLOR"] = nil
     for (name, value) in environment { variables[name] = value }
@@ -119,7 +123,8 @@ enum MarblesExecutable {
     let watchdog = DispatchWorkItem { [process] in
       if process.isRunning { process.terminate() }
     }
-    DispatchQueue.global().asyncAfter(deadline: .now() + timeLimit, execute: watchdog)
+    DispatchQueue.global().asyncAfter(
+      deadline: .now() + (timeLimit ?? Self.timeLimit), execute: watchdog)
     let output = standardOutput.wait()
     let error = standardError.wait()
     process.waitUntilExit()
