@@ -10,9 +10,11 @@ build:
 ## Runs the whole test suite: the import check; the root package's unit tests, seed scenarios,
 ## fixtures and article listings; then the Integrations package (swift-async-algorithms' diagram
 ## tests, the Combine ports, the search model); then the documentation build and its checks.
+## MARBLES_RECORD is cleared: many tests fail on purpose (inside withKnownIssue), and record mode
+## would rewrite their sources.
 test: check-imports
-	$(SWIFT) test --parallel
-	$(SWIFT) test --parallel --package-path Integrations
+	MARBLES_RECORD= $(SWIFT) test --parallel
+	MARBLES_RECORD= $(SWIFT) test --parallel --package-path Integrations
 	scripts/docs.sh
 
 ## The DocC documentation, built by the toolchain's docc (no package dependency) into the static

@@ -221,6 +221,15 @@ import Testing
     #expect(messages.first?.hasSuffix("re-run without MARBLES_RECORD") == true)
   }
 
+  // snippet: record-mode-after
+  @Test func debounceWaitsForAQuietPeriod() throws {
+    let scheduler = TestScheduler()
+    let input = try scheduler.hot("-a-b---c--|")
+    scheduler.expect(input.debounce(.milliseconds(2), on: scheduler)).toBe("-----b---c|")
+    scheduler.flush()
+  }
+  // snippet-end
+
   @Test(.marbleRecording(.failed)) func theTraitSetsTheModeForItsTest() throws {
     let path: StaticString = "/tmp/marbles-record-trait.swift"
     Self.write("assertMarbles(r, \"\")\n", to: path)

@@ -1,3 +1,4 @@
+import Foundation
 import MarbleTesting
 import Marbles
 import Signals
@@ -66,6 +67,28 @@ final class XCTestPathTests: XCTestCase {
     XCTAssertEqual(failures.first?.line, line)
     XCTAssertEqual(
       failures.first?.description, "failed - nextValue() expected a value, got completion at tick 3")
+  }
+
+  func testRecordModeRewritesTheLiteralAndTheFailureSaysSo() throws {
+    let path: StaticString = "/tmp/marbles-record-xctest.swift"
+    let text = "func testX() {\n  assertMarbles(recorder, \"\")\n}\n"
+    try text.write(toFile: "\(path)", atomically: true, encoding: .utf8)
+    let scheduler = TestScheduler()
+    let recorder = scheduler.record(try scheduler.cold("-a-b|"))
+    scheduler.run()
+    let failures = capture {
+      withMarbleRecording(.failed) {
+        assertMarbles(recorder, "", filePath: path, line: 2, column: 16)
+      }
+    }
+    XCTAssertEqual(
+      try String(contentsOfFile: "\(path)", encoding: .utf8),
+      "func testX() {\n  assertMarbles(recorder, \"-a-b|\")\n}\n")
+    XCTAssertEqual(failures.count, 1)
+    XCTAssertTrue(
+      failures.first?.description.hasSuffix(
+        "recorded `-a-b|` at MarblesXCTests/XCTestPathTests.swift:2; re-run without MARBLES_RECORD")
+        == true, failures.first?.description ?? "")
   }
 
   func testPassingAssertionsReportNothing() throws {

@@ -10,7 +10,7 @@
 /// expected ones (record mode).
 ///
 /// Set it for a run with the environment variable `MARBLES_RECORD` (`failed`, `missing`, or
-/// `never`), or for one test with ``withMarbleRecording(_:_:)-(_,()throws->Result)`` or the Swift
+/// `never`), or for one test with ``withMarbleRecording(_:_:)`` or the Swift
 /// Testing trait `.marbleRecording(_:)`, which win over the variable.
 ///
 /// A recording run still fails every test it recorded, saying what it wrote where; nothing is
@@ -26,7 +26,15 @@ public enum MarbleRecording: String, Sendable, Equatable, CaseIterable {
   /// Rewrites every failing expectation's literal with the actual marble.
   case failed
 
-  /// The mode in effect here: the innermost ``withMarbleRecording(_:_:)-(_,()throws->Result)``,
+  /// The mode named `rawValue` (`never`, `missing`, `failed`), or `nil` for any other word.
+  ///
+  /// - Parameter rawValue: The mode's name.
+  public init?(rawValue: String) {
+    guard let mode = Self.allCases.first(where: { "\($0)" == rawValue }) else { return nil }
+    self = mode
+  }
+
+  /// The mode in effect here: the innermost ``withMarbleRecording(_:_:)``,
   /// else `MARBLES_RECORD`, else ``never``.
   public static var current: MarbleRecording {
     scoped ?? environment.mode ?? .never
