@@ -23,7 +23,8 @@ struct RecordingSite: Sendable {
         marbles, at: target, onlyIfEmpty: mode == .missing, path: "\(site.filePath)",
         line: Int(site.line), column: Int(site.column))
       guard written else { return nil }
-      let shown = marbles.isEmpty ? "the table's rows" : marbles.map { "`\($0)`" }.joined(separator: ", ")
+      let shown =
+        marbles.isEmpty ? "the table's rows" : marbles.map { "`\($0)`" }.joined(separator: ", ")
       return "\nrecorded \(shown) at \(site.fileID):\(site.line); re-run without MARBLES_RECORD"
     } catch {
       return "\nnot recorded (MARBLES_RECORD=\(mode.rawValue)): \(error)"

@@ -90,24 +90,24 @@ import Testing
     try FileManager.default.createDirectory(at: testsFolder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: package) }
     try """
-      // swift-tools-version: 6.0
-      import PackageDescription
+    // swift-tools-version: 6.0
+    import PackageDescription
 
-      let package = Package(
-        name: "Recorded",
-        platforms: [.macOS(.v15)],
-        dependencies: [.package(name: "Marbles", path: "\(root.path)")],
-        targets: [
-          .testTarget(
-            name: "RecordedTests",
-            dependencies: [
-              .product(name: "Marbles", package: "Marbles"),
-              .product(name: "MarbleTesting", package: "Marbles"),
-            ])
-        ]
-      )
+    let package = Package(
+      name: "Recorded",
+      platforms: [.macOS(.v15)],
+      dependencies: [.package(name: "Marbles", path: "\(root.path)")],
+      targets: [
+        .testTarget(
+          name: "RecordedTests",
+          dependencies: [
+            .product(name: "Marbles", package: "Marbles"),
+            .product(name: "MarbleTesting", package: "Marbles"),
+          ])
+      ]
+    )
 
-      """.write(
+    """.write(
       to: package.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
     let file = testsFolder.appendingPathComponent("RecordedTests.swift")
     try Self.tests.write(to: file, atomically: true, encoding: .utf8)
@@ -133,7 +133,10 @@ import Testing
       directory: package, timeLimit: .seconds(1_200))
     #expect(failed.status != 0, "\(failed)")
     #expect(failed.stdout.contains("is not a string literal"), "\(failed)")
-    #expect(try text() == Self.golden.replacingOccurrences(of: "let expected = \"-a|\"", with: "let expected = \"-b|\""))
+    #expect(
+      try text()
+        == Self.golden.replacingOccurrences(
+          of: "let expected = \"-a|\"", with: "let expected = \"-b|\""))
 
     // The variable is the test's to fix by hand; then a plain run passes and writes nothing.
     try text().replacingOccurrences(of: "let expected = \"-b|\"", with: "let expected = \"-a|\"")

@@ -89,7 +89,8 @@ import Testing
 
   @Test func valuesAreWrittenThroughTheExpectationsOwnMap() throws {
     let path: StaticString = "/tmp/marbles-record-values.swift"
-    Self.write("scheduler.expect(numbers)\n  .toBe(\"\", values: [\"x\": 10, \"y\": 20])\n", to: path)
+    Self.write(
+      "scheduler.expect(numbers)\n  .toBe(\"\", values: [\"x\": 10, \"y\": 20])\n", to: path)
     let scheduler = TestScheduler()
     let numbers: TestSignal<Int, Never> = try scheduler.hot(
       "-1-2|", values: ["1": 10, "2": 20])
@@ -101,7 +102,8 @@ import Testing
       }
     }
     #expect(
-      Self.read(path) == "scheduler.expect(numbers)\n  .toBe(\"-x-y|\", values: [\"x\": 10, \"y\": 20])\n")
+      Self.read(path)
+        == "scheduler.expect(numbers)\n  .toBe(\"-x-y|\", values: [\"x\": 10, \"y\": 20])\n")
   }
 
   @Test func aValueWithNoKeyIsNotRecordedAndTheFailureSaysWhich() throws {

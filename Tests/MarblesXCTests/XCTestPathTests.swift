@@ -66,7 +66,8 @@ final class XCTestPathTests: XCTestCase {
     XCTAssertEqual(failures.count, 1)
     XCTAssertEqual(failures.first?.line, line)
     XCTAssertEqual(
-      failures.first?.description, "failed - nextValue() expected a value, got completion at tick 3")
+      failures.first?.description, "failed - nextValue() expected a value, got completion at tick 3"
+    )
   }
 
   func testRecordModeRewritesTheLiteralAndTheFailureSaysSo() throws {

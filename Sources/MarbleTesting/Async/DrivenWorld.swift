@@ -109,7 +109,8 @@ package enum DrivenWorld {
           let driver = owner.driver
           if !driver.hasLetGo {
             if draining == nil,
-              !registry.isTestCode(of: driver, task: currentID, thread: currentID == nil ? thread : nil)
+              !registry.isTestCode(
+                of: driver, task: currentID, thread: currentID == nil ? thread : nil)
             {
               resumedFromOutside = driver
             }
@@ -615,7 +616,8 @@ enum ThreadSlot {
     -> Result
   {
     let previous = pthread_getspecific(testTaskKey)
-    pthread_setspecific(testTaskKey, UnsafeRawPointer(bitPattern: UInt(truncatingIfNeeded: id &+ 1)))
+    pthread_setspecific(
+      testTaskKey, UnsafeRawPointer(bitPattern: UInt(truncatingIfNeeded: id &+ 1)))
     defer { pthread_setspecific(testTaskKey, previous) }
     return try body()
   }

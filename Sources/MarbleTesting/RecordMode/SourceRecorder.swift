@@ -52,18 +52,18 @@ package enum SourceRecorder {
       var log = files[path] ?? EditLog()
       let written = Result { () throws(LiteralRewrite.Refusal) -> Bool in
         try withFileLock(path) { () throws(LiteralRewrite.Refusal) -> Bool in
-        let source = try readFile(path)
-        let current = log.map(line: line, column: column)
-        let scanner = SwiftCallScanner(String(decoding: source, as: UTF8.self))
-        guard let start = scanner.offset(line: current.line, column: current.column) else {
-          throw LiteralRewrite.Refusal("the call at \(path):\(line) is no longer where it was")
-        }
-        let edits = try self.edits(
-          marbles, at: target, onlyIfEmpty: onlyIfEmpty, scanner: scanner, callStart: start)
-        guard !edits.isEmpty else { return false }
-        try writeFile(LiteralRewrite.apply(edits, to: source), to: path)
-        log.note(edits, in: scanner)
-        return true
+          let source = try readFile(path)
+          let current = log.map(line: line, column: column)
+          let scanner = SwiftCallScanner(String(decoding: source, as: UTF8.self))
+          guard let start = scanner.offset(line: current.line, column: current.column) else {
+            throw LiteralRewrite.Refusal("the call at \(path):\(line) is no longer where it was")
+          }
+          let edits = try self.edits(
+            marbles, at: target, onlyIfEmpty: onlyIfEmpty, scanner: scanner, callStart: start)
+          guard !edits.isEmpty else { return false }
+          try writeFile(LiteralRewrite.apply(edits, to: source), to: path)
+          log.note(edits, in: scanner)
+          return true
         }
       }
       files[path] = log
@@ -82,7 +82,9 @@ package enum SourceRecorder {
     var marbleArguments: [SwiftCallScanner.Argument]
     switch target {
     case .argument(let index):
-      guard index < arguments.count else { throw LiteralRewrite.Refusal("its call could not be read") }
+      guard index < arguments.count else {
+        throw LiteralRewrite.Refusal("its call could not be read")
+      }
       marbleArguments = [arguments[index]]
     case .arguments(let index):
       marbleArguments = Array(arguments.dropFirst(index).prefix { $0.label == nil })
@@ -93,7 +95,8 @@ package enum SourceRecorder {
         throw LiteralRewrite.Refusal("no .toBe(…) follows its expect(…)")
       }
       let unlabelled = toBeArguments.prefix { $0.label == nil }
-      marbleArguments = if case .toBe = target { Array(unlabelled.prefix(1)) } else { Array(unlabelled) }
+      marbleArguments =
+        if case .toBe = target { Array(unlabelled.prefix(1)) } else { Array(unlabelled) }
     case .table(let records):
       guard let first = arguments.first, let literal = first.literal else {
         throw LiteralRewrite.Refusal("the marble is not a string literal")
@@ -252,7 +255,8 @@ struct EditLog: Sendable {
       let endColumn = edit.range.upperBound - scanner.lineStart(of: edit.range.upperBound) + 1
       let startLine = scanner.line(of: edit.range.lowerBound)
       let startColumn = edit.range.lowerBound - scanner.lineStart(of: edit.range.lowerBound) + 1
-      let newLines = edit.text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+      let newLines = edit.text.utf8.split(
+        separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
       let newEnd =
         newLines.count == 1
         ? (startLine, startColumn + edit.text.utf8.count)

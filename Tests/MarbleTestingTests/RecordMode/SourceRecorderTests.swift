@@ -1,5 +1,5 @@
-import MarbleTesting
 import Dispatch
+import MarbleTesting
 import Synchronization
 import Testing
 
@@ -31,13 +31,16 @@ import Testing
 
   @Test func aPlainLiteral() throws {
     #expect(
-      try recorded(#"assertMarbles(recorder, "-a-b|")"#, after: "assertMarbles", ["--x|"], at: .argument(1))
+      try recorded(
+        #"assertMarbles(recorder, "-a-b|")"#, after: "assertMarbles", ["--x|"], at: .argument(1))
         == #"assertMarbles(recorder, "--x|")"#)
   }
 
   @Test func aRawLiteralKeepsItsPounds() throws {
     #expect(
-      try recorded(##"assertMarbles(r, #"-a|"#, values: v)"##, after: "assertMarbles", ["b-|"], at: .argument(1))
+      try recorded(
+        ##"assertMarbles(r, #"-a|"#, values: v)"##, after: "assertMarbles", ["b-|"],
+        at: .argument(1))
         == ##"assertMarbles(r, #"b-|"#, values: v)"##)
   }
 
@@ -110,22 +113,32 @@ import Testing
 
   @Test func missingFillsOnlyEmptyLiterals() throws {
     #expect(
-      try recorded(#"assertMarbles(r, "")"#, after: "assertMarbles", ["-a|"], at: .argument(1), onlyIfEmpty: true)
+      try recorded(
+        #"assertMarbles(r, "")"#, after: "assertMarbles", ["-a|"], at: .argument(1),
+        onlyIfEmpty: true)
         == #"assertMarbles(r, "-a|")"#)
     #expect(
-      try recorded(#"assertMarbles(r, "-b|")"#, after: "assertMarbles", ["-a|"], at: .argument(1), onlyIfEmpty: true)
+      try recorded(
+        #"assertMarbles(r, "-b|")"#, after: "assertMarbles", ["-a|"], at: .argument(1),
+        onlyIfEmpty: true)
         == #"assertMarbles(r, "-b|")"#)
   }
 
   @Test func subscriptionMarblesAreRewrittenOneForOneOrAsANewList() throws {
     #expect(
-      try recorded(#"assertSubscriptions(s, "^-!", "-^!")"#, after: "assertSubscriptions", ["^--!", "-^!"], at: .arguments(from: 1))
+      try recorded(
+        #"assertSubscriptions(s, "^-!", "-^!")"#, after: "assertSubscriptions", ["^--!", "-^!"],
+        at: .arguments(from: 1))
         == #"assertSubscriptions(s, "^--!", "-^!")"#)
     #expect(
-      try recorded(#"assertSubscriptions(s, "^-!", line: 3)"#, after: "assertSubscriptions", ["^--!", "-^!"], at: .arguments(from: 1))
+      try recorded(
+        #"assertSubscriptions(s, "^-!", line: 3)"#, after: "assertSubscriptions", ["^--!", "-^!"],
+        at: .arguments(from: 1))
         == #"assertSubscriptions(s, "^--!", "-^!", line: 3)"#)
     #expect(
-      try recorded(#"scheduler.expectSubscriptions(s).toBe("^-!", "-^!")"#, after: "expectSubscriptions", ["^"], at: .toBeArguments)
+      try recorded(
+        #"scheduler.expectSubscriptions(s).toBe("^-!", "-^!")"#, after: "expectSubscriptions",
+        ["^"], at: .toBeArguments)
         == #"scheduler.expectSubscriptions(s).toBe("^")"#)
   }
 
@@ -158,7 +171,11 @@ import Testing
     #expect(
       try recorded(
         source, after: "assertTable",
-        [], at: .table([.row(line: 5, marble: "---r|"), .subscriptions(label: "fetch", lines: [6], marbles: ["-^---!", "^---!"])]))
+        [],
+        at: .table([
+          .row(line: 5, marble: "---r|"),
+          .subscriptions(label: "fetch", lines: [6], marbles: ["-^---!", "^---!"]),
+        ]))
         == expected)
   }
 
@@ -179,7 +196,9 @@ import Testing
         \"\"\") { $0["src"] }
       """
     #expect(
-      try recorded(source, after: "assertTable", [], at: .table([.subscriptions(label: "src", lines: [3, 4], marbles: ["^-!"])]))
+      try recorded(
+        source, after: "assertTable", [],
+        at: .table([.subscriptions(label: "src", lines: [3, 4], marbles: ["^-!"])]))
         == expected)
   }
 
@@ -243,7 +262,8 @@ import Testing
     DispatchApplyish.concurrentPerform(iterations: 80) { index in
       let row = index / 2
       let line = row + 2
-      let column = index % 2 == 0
+      let column =
+        index % 2 == 0
         ? "  assertMarbles".utf8.count + 1
         : "  assertMarbles(r\(row), \"\"); assertMarbles".utf8.count + 1
       do {
