@@ -47,6 +47,16 @@ import Testing
     return messages.withLock { $0 }
   }
 
+  /// Writes `text` to `path`, runs `body` (whose assertions fail) in record mode `mode`, and
+  /// returns the file as it is then and the failures' messages.
+  static func recording(
+    _ text: String, in path: StaticString, mode: MarbleRecording, _ body: () -> Void
+  ) -> (file: String, messages: [String]) {
+    write(text, to: path)
+    let messages = issues { withMarbleRecording(mode, body) }
+    return (read(path), messages)
+  }
+
   static func recorder(_ marbles: String) throws -> TestSubscriber<String, TestError> {
     let scheduler = TestScheduler()
     let recorder = scheduler.record(try scheduler.cold(marbles))
@@ -129,14 +139,11 @@ import Testing
   @Test func aMarbleThatIsNotAStringLiteralIsNotRecorded() throws {
     let path: StaticString = "/tmp/marbles-record-variable.swift"
     let text = "assertMarbles(r, expected)\n"
-    Self.write(text, to: path)
     let recorder = try Self.recorder("-a|")
-    let messages = Self.issues {
-      withMarbleRecording(.failed) {
-        assertMarbles(recorder, "--a|", filePath: path, line: 1, column: 14)
-      }
+    let (file, messages) = Self.recording(text, in: path, mode: .failed) {
+      assertMarbles(recorder, "--a|", filePath: path, line: 1, column: 14)
     }
-    #expect(Self.read(path) == text)
+    #expect(file == text)
     #expect(messages.first?.hasSuffix("the marble is not a string literal") == true)
   }
 
@@ -160,14 +167,11 @@ import Testing
   @Test func neverRecordsNothing() throws {
     let path: StaticString = "/tmp/marbles-record-never.swift"
     let text = "assertMarbles(r, \"\")\n"
-    Self.write(text, to: path)
     let recorder = try Self.recorder("-a|")
-    let messages = Self.issues {
-      withMarbleRecording(.never) {
-        assertMarbles(recorder, "", filePath: path, line: 1, column: 14)
-      }
+    let (file, messages) = Self.recording(text, in: path, mode: .never) {
+      assertMarbles(recorder, "", filePath: path, line: 1, column: 14)
     }
-    #expect(Self.read(path) == text)
+    #expect(file == text)
     #expect(messages.first?.contains("recorded") == false)
   }
 

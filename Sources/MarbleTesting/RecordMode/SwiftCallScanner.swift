@@ -153,35 +153,49 @@ package struct SwiftCallScanner: Sendable {
     return text[index..<index + count].allSatisfy { $0 == UInt8(ascii: "\"") }
   }
 
-  /// The offset just past the bracket that closes the one at `index` (`(`, `[` or `{`), skipping
-  /// comments and string literals.
-  package func matchingClose(of index: Int) -> Int? {
+  /// Walks the code from `index` on, stepping over string literals and comments, and hands
+  /// `visit` each other byte with its offset and the bracket depth after it (an opening bracket
+  /// counts one more, a closing one one less), until `visit` returns `false`.
+  private func walkCode(
+    from index: Int, _ visit: (_ offset: Int, _ byte: UInt8, _ depth: Int) -> Bool
+  ) {
     var depth = 0
     var cursor = index
     while cursor < text.count {
       let byte = text[cursor]
-      switch byte {
-      case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"):
-        depth += 1
-        cursor += 1
-      case UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"):
-        depth -= 1
-        cursor += 1
-        if depth == 0 { return cursor }
-      case UInt8(ascii: "\""), UInt8(ascii: "#"):
-        if let literal = stringLiteral(at: cursor) {
-          cursor = literal.range.upperBound
-        } else {
-          cursor += 1
-        }
-      case UInt8(ascii: "/"):
-        let next = skipTrivia(from: cursor)
-        cursor = next == cursor ? cursor + 1 : next
-      default:
-        cursor += 1
+      if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "#"),
+        let literal = stringLiteral(at: cursor)
+      {
+        cursor = literal.range.upperBound
+        continue
       }
+      if byte == UInt8(ascii: "/") {
+        let next = skipTrivia(from: cursor)
+        if next > cursor {
+          cursor = next
+          continue
+        }
+      }
+      switch byte {
+      case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1
+      case UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+      default: break
+      }
+      guard visit(cursor, byte, depth) else { return }
+      cursor += 1
     }
-    return nil
+  }
+
+  /// The offset just past the bracket that closes the one at `index` (`(`, `[` or `{`), skipping
+  /// comments and string literals.
+  package func matchingClose(of index: Int) -> Int? {
+    var close: Int?
+    walkCode(from: index) { offset, _, depth in
+      guard depth == 0 else { return true }
+      close = offset + 1
+      return false
+    }
+    return close
   }
 
   // MARK: Calls
@@ -202,8 +216,6 @@ package struct SwiftCallScanner: Sendable {
     else { return nil }
     var arguments: [Argument] = []
     var start = open + 1
-    var cursor = start
-    var depth = 0
     func finish(at stop: Int) {
       var valueStart = skipTrivia(from: start)
       guard valueStart < stop else { return }
@@ -220,29 +232,12 @@ package struct SwiftCallScanner: Sendable {
       if let literal { valueEnd = literal.range.upperBound }
       arguments.append(Argument(label: label, valueRange: valueStart..<valueEnd, literal: literal))
     }
-    while cursor < end - 1 {
-      let byte = text[cursor]
-      switch byte {
-      case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"):
-        depth += 1
-        cursor += 1
-      case UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"):
-        depth -= 1
-        cursor += 1
-      case UInt8(ascii: ","):
-        if depth == 0 {
-          finish(at: cursor)
-          start = cursor + 1
-        }
-        cursor += 1
-      case UInt8(ascii: "\""), UInt8(ascii: "#"):
-        cursor = stringLiteral(at: cursor)?.range.upperBound ?? cursor + 1
-      case UInt8(ascii: "/"):
-        let next = skipTrivia(from: cursor)
-        cursor = next == cursor ? cursor + 1 : next
-      default:
-        cursor += 1
+    walkCode(from: open + 1) { offset, byte, depth in
+      if byte == UInt8(ascii: ","), depth == 0 {
+        finish(at: offset)
+        start = offset + 1
       }
+      return offset < end - 1
     }
     finish(at: end - 1)
     return (arguments, end)
@@ -263,26 +258,13 @@ package struct SwiftCallScanner: Sendable {
   /// The offset of the first `(` from `index` on, outside comments and string literals — the
   /// call that starts there.
   package func callParenthesis(from index: Int) -> Int? {
-    var cursor = index
-    while cursor < text.count {
-      let byte = text[cursor]
-      if byte == UInt8(ascii: "(") { return cursor }
-      if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "#"),
-        let literal = stringLiteral(at: cursor)
-      {
-        cursor = literal.range.upperBound
-        continue
-      }
-      if byte == UInt8(ascii: "/") {
-        let next = skipTrivia(from: cursor)
-        cursor = next == cursor ? cursor + 1 : next
-        continue
-      }
+    var parenthesis: Int?
+    walkCode(from: index) { offset, byte, _ in
+      if byte == UInt8(ascii: "(") { parenthesis = offset }
       // A call never spans a `;` or a `}` before its `(`.
-      if byte == UInt8(ascii: ";") || byte == UInt8(ascii: "}") { return nil }
-      cursor += 1
+      return byte != UInt8(ascii: "(") && byte != UInt8(ascii: ";") && byte != UInt8(ascii: "}")
     }
-    return nil
+    return parenthesis
   }
 
   /// After a call that ends at `index`: the `(` of a `.name(` chained right after it, skipping
