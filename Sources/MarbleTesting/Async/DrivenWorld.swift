@@ -18,10 +18,13 @@ import Dispatch
 ///
 /// The Swift runtime lets a process replace where jobs go: the global executor's enqueue
 /// (`swift_task_enqueueGlobal_hook`, which every nonisolated task and every new `Task { }` passes
-/// through) and the main actor's executor
+/// through), the main actor's executor
 /// (`swift_task_getMainExecutor_hook`, which we answer with ``MainActorRouter``, an executor that
-/// forwards everything it does not own to the main queue, as the runtime's own would). Each hook
-/// asks ``take(_:on:)`` and either hands the job to that driver — which runs it inside the
+/// forwards everything it does not own to the main queue, as the runtime's own would), and — since
+/// Swift 6.3 — the default executor, which every standard sleep asks to schedule its wake-up
+/// (``VirtualSleeps``' router). Marbles takes them when the process loads (CMarbleRuntime). Each
+/// hook asks ``take(_:on:)`` (a sleep asks ``driverOfTheCurrentTask()``, the same decision) and
+/// either hands the job to that driver — which runs it inside the
 /// scheduler's `advance`, `run` or `flush`, first in first out, main-actor jobs on the main actor —
 /// or lets it go where it was going. The decision reads only the job and its enqueuing context,
 /// never a process-wide mode, so tests run side by side under `--parallel`, each scheduler driving
@@ -38,22 +41,28 @@ import Dispatch
 ///    in an `AsyncStream` builder, an `init` or a `didSet` all count) or, where no task is current
 ///    (a synchronous XCTest method), from the thread that made it. The latest scheduler of the
 ///    test still alive wins. "After" is exact: task ids grow with creation, and a scheduler notes
-///    the id of a task it creates when it is made (``TaskDriver/watermark``).
+///    the id of a task it creates when it is made (``TaskDriver/watermark``);
+/// 4. it is a task that runs inside the test's code without having been enqueued — the first
+///    steps of a `Task.immediate` — or enqueued by one: the jobs of the test's own task run with
+///    their thread marked (``ThreadSlot/testTask``), and the job that made the scheduler is
+///    noted until it is known to have ended (``Registry/initialJobs``).
 ///
 /// ## Limits
 ///
 /// - Tasks created before the scheduler, or by other tests, are never driven.
 /// - Work on an actor with an executor of its own, on a Dispatch queue or on a thread runs there,
-///   in real time, and so does a sleep on a real clock (`Task.sleep`, `ContinuousClock`), which
-///   Swift 6.2 and later schedule past the hooks. A driven task resumed from such a place comes
-///   back to its driver, which notes it, and `flush()` names it when it reports a driven task that
-///   is still waiting.
+///   in real time, and so does a standard sleep before Swift 6.3 (see ``VirtualSleeps``). A driven
+///   task resumed from such a place comes back to its driver, which notes it, and `flush()` names
+///   it when it reports a driven task that is still waiting.
+/// - A `Task.immediate` started by the test's code while it runs on an actor other than the main
+///   actor is not known to be the test's.
 /// - The main actor is the main queue: on Linux under `dispatch_main` a worker thread serves it,
 ///   on Apple platforms the main thread. A drain on another thread hands main-actor jobs over one
 ///   at a time and waits for each, and gives up (reporting it) if the main queue stays busy.
-/// - It relies on the runtime's hooks and on two facts about jobs that are not public API (a
-///   job's kind byte, and that task ids grow), both stable since Swift 5.9; Marbles checks them in
-///   its tests on every toolchain it supports.
+/// - It relies on the runtime's hooks and on facts that are not public API — a job's kind byte
+///   and that task ids grow (stable since Swift 5.9), and the executor a nonisolated
+///   `Task.immediate` runs its first steps on (`{NULL, 2}`, since 6.2); Marbles' tests check them
+///   on every toolchain it supports.
 package enum DrivenWorld {
   // MARK: The decision
 
@@ -65,7 +74,7 @@ package enum DrivenWorld {
     /// be driven there, or for the thread to go back to its run loop.
     case held
     /// A job of a test's own task, bound for the global executor: it runs there, with its thread
-    /// marked as running that test's code (see ``Registry/context(draining:current:thread:)``).
+    /// marked as running that test's code (see ``Registry/context(draining:current:thread:testTaskHere:)``).
     case testTask(UInt64)
     /// It is not the driven world's: it goes where it was going.
     case pass
