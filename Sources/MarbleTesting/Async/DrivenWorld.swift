@@ -188,10 +188,21 @@ package enum DrivenWorld {
     return driver.map { ($0, task) }
   }
 
-  /// Runs a job of a test's own task on the global executor's threads, as the runtime would, with
-  /// the thread marked as running that test's code while it runs.
+  /// Runs a job of a test's own task on a thread of its own, with the thread marked as running
+  /// that test's code while it runs.
+  ///
+  /// NB: on a serial queue per test task (a task runs one job at a time), not on the width-limited
+  /// global queue: a test's job may block its thread — a drain waiting for the main actor — and
+  /// two of them would starve every other block of the global queue, the one that frees the main
+  /// actor included.
   private static func runAsTheTest(_ id: UInt64, _ job: UnownedJob) {
-    DispatchQueue.global().async {
+    let queue = registry.withLock { registry in
+      if let queue = registry.testTaskQueues[id] { return queue }
+      let queue = DispatchQueue(label: "marbles.test-task")
+      registry.testTaskQueues[id] = queue
+      return queue
+    }
+    queue.async {
       ThreadSlot.runningTestTask(id) {
         marbles_begin_step(marbles_clock_reading())
         swift_job_run(
@@ -291,6 +302,8 @@ package enum DrivenWorld {
     /// Forgotten when the task is next enqueued, a job the driven world runs starts on the
     /// thread, or the driver goes away.
     var initialJobs: [UInt: UInt64] = [:]
+    /// The queue each test task's jobs run on (see ``DrivenWorld/runAsTheTest(_:_:)``).
+    var testTaskQueues: [UInt64: DispatchQueue] = [:]
 
     /// Whose code is enqueueing a job, or starting a sleep, on this thread.
     enum Enqueuer {
@@ -433,6 +446,7 @@ package enum DrivenWorld {
       }
       for id in registry.ownedIDs.removeValue(forKey: driver) ?? [] { registry.owners[id] = nil }
       registry.initialJobs = registry.initialJobs.filter { registry.isTestTask($0.value) }
+      registry.testTaskQueues = registry.testTaskQueues.filter { registry.isTestTask($0.key) }
     }
   }
 
