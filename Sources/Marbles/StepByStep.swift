@@ -179,17 +179,14 @@ extension TestSubscriber {
     noteStep(at: site.schedulerSite)
     if let event = takeEvent() { return event }
     let result = core.run { [self] in hasUntakenEvent }
-    if let event = takeEvent() {
-      site.reportFailures(of: core)
-      return event
-    }
+    site.reportFailures(of: core)
+    if let event = takeEvent() { return event }
     let why =
       switch result.failure?.kind {
       case .stepLimitExceeded?: "the scheduler stopped at its step limit at tick \(result.now)"
       case .some: "the scheduler stopped at tick \(result.now)"
       case nil: "the scheduler ran out of work at tick \(result.now)"
       }
-    site.reportFailures(of: core)
     site.report(
       "\(call) expected \(wanted), but none will come: \(why), and the recorder has no event "
         + "left to take")

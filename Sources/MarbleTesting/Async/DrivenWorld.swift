@@ -102,8 +102,9 @@ package enum DrivenWorld {
   /// here, under the registry's lock, so that a drain adopting the thread's jobs sees them in order.
   private static func decide(_ job: MarblesJobRef, target: TaskDriver.Target) -> Decision {
     guard !ThreadSlot.isBypassing else { return .pass }
-    let isTask = marbles_job_is_task(job) != 0
-    let id = isTask ? swift_task_getJobTaskId(job) : 0
+    let jobTask = Self.taskID(of: job)
+    let isTask = jobTask != nil
+    let id = jobTask ?? 0
     let draining = TaskDriver.current
     let currentID = swift_task_getCurrent().map { swift_task_getJobTaskId($0) }
     let thread = ThreadSlot.threadID
@@ -503,13 +504,21 @@ package enum DrivenWorld {
   /// the main thread marked as running that job's task (which may be a test's).
   static func enqueueMain(_ job: UnownedJob) {
     DispatchQueue.main.async {
-      let ref = unsafeBitCast(job, to: MarblesJobRef.self)
-      let task = marbles_job_is_task(ref) != 0 ? swift_task_getJobTaskId(ref) : ThreadSlot.noTask
-      ThreadSlot.runningTestTask(task) {
+      ThreadSlot.runningTestTask(taskID(of: job) ?? ThreadSlot.noTask) {
         marbles_begin_step(marbles_clock_reading())
         job.runSynchronously(on: MainActorRouter.shared.asUnownedSerialExecutor())
       }
     }
+  }
+
+  /// The id of the task `job` is a step of, or `nil` for a job that is not a task's.
+  static func taskID(of job: UnownedJob) -> UInt64? {
+    taskID(of: unsafeBitCast(job, to: MarblesJobRef.self))
+  }
+
+  /// The id of the task `job` is a step of, or `nil` for a job that is not a task's.
+  static func taskID(of job: MarblesJobRef) -> UInt64? {
+    marbles_job_is_task(job) != 0 ? swift_task_getJobTaskId(job) : nil
   }
 
   /// Cancels the task a job belongs to, if it is a task. The job must not have run yet.

@@ -218,8 +218,7 @@ package final class TaskDriver: TaskExecutor {
     case .main where MainQueue.isCurrent:
       job.runSynchronously(on: MainActorRouter.shared.asUnownedSerialExecutor())
     case .main:
-      let ref = unsafeBitCast(job, to: MarblesJobRef.self)
-      let task = marbles_job_is_task(ref) != 0 ? swift_task_getJobTaskId(ref) : nil
+      let task = DrivenWorld.taskID(of: job)
       let done = DispatchSemaphore(value: 0)
       // Whether the job has run, and whether the drain stopped waiting for it.
       let handOff = Locked((ran: false, gaveUp: false))
@@ -334,9 +333,7 @@ package final class TaskDriver: TaskExecutor {
   /// Ends early the standard sleep of the task `job` belongs to, if it has one: the task came
   /// back before the sleep's tick, which only its cancellation does.
   private func endStandardSleepEarly(of job: UnownedJob) {
-    let ref = unsafeBitCast(job, to: MarblesJobRef.self)
-    guard marbles_job_is_task(ref) != 0 else { return }
-    let id = swift_task_getJobTaskId(ref)
+    guard let id = DrivenWorld.taskID(of: job) else { return }
     let sleep = watch.withLock { $0.standardSleeps[id] }
     if let sleep, forget(sleep) { sleep.endEarly() }
   }
@@ -356,9 +353,7 @@ package final class TaskDriver: TaskExecutor {
   /// Notes that a step (a job) begins on this thread: its task, and the clock readings it starts
   /// with — none, or those of the step it continues.
   func beginStep(_ ready: ReadyJob) {
-    let ref = unsafeBitCast(ready.job, to: MarblesJobRef.self)
-    stepTask.store(
-      marbles_job_is_task(ref) != 0 ? swift_task_getJobTaskId(ref) : 0, ordering: .relaxed)
+    stepTask.store(DrivenWorld.taskID(of: ready.job) ?? 0, ordering: .relaxed)
     marbles_begin_step(ready.carriedReading)
   }
 
@@ -369,10 +364,8 @@ package final class TaskDriver: TaskExecutor {
   /// Such a job runs next, before the jobs already ready, as the global executor would start it
   /// at once.
   private func continuedStep(_ job: UnownedJob, on target: Target) -> marbles_clock_reading? {
-    guard target != .main, TaskDriver.current === self else { return nil }
-    let ref = unsafeBitCast(job, to: MarblesJobRef.self)
-    guard marbles_job_is_task(ref) != 0,
-      swift_task_getJobTaskId(ref) == stepTask.load(ordering: .relaxed)
+    guard target != .main, TaskDriver.current === self,
+      let id = DrivenWorld.taskID(of: job), id == stepTask.load(ordering: .relaxed)
     else { return nil }
     return marbles_step_reading()
   }

@@ -59,16 +59,23 @@ public final class TestSubscriber<Value: Sendable, Failure: Error>: SubscriberPr
   /// The recorded events from `index` on.
   func events(from index: Int) -> [Recorded<Event<Value, Failure>>] {
     lock.withLock { _ in
-      let values = valueTimes.count
-      var events: [Recorded<Event<Value, Failure>>] = []
-      for position in index..<(values + tail.count) {
-        events.append(
-          position < values
-            ? Recorded(time: valueTimes[position], value: .next(recordedValues[position]))
-            : tail[position - values])
-      }
-      return events
+      (index..<(valueTimes.count + tail.count)).map(recordedEvent(at:))
     }
+  }
+
+  /// The recorded event at `position`, if there is one yet.
+  func event(at position: Int) -> Recorded<Event<Value, Failure>>? {
+    lock.withLock { _ in
+      position < valueTimes.count + tail.count ? recordedEvent(at: position) : nil
+    }
+  }
+
+  /// The recorded event at `position`, which must exist; called under the lock.
+  private func recordedEvent(at position: Int) -> Recorded<Event<Value, Failure>> {
+    let values = valueTimes.count
+    return position < values
+      ? Recorded(time: valueTimes[position], value: .next(recordedValues[position]))
+      : tail[position - values]
   }
 
   /// Every event received, with its tick, in order.
