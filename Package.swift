@@ -8,6 +8,19 @@ let swiftSettings: [SwiftSetting] = [
   .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+/// What reaches into the Swift runtime's internals and SPI — the enqueue and main-executor hooks,
+/// the default executor (SE-0505, still SPI), a job's layout, the clock and Dispatch wrappers — is
+/// compiled only for the toolchains it was tested on: `MARBLES_TESTED_RUNTIME`. On any other
+/// toolchain Marbles builds without it, keeps standard sleeps and readings of time real, and says
+/// so once per process at the first scheduler. Tests of that behaviour are gated the same way.
+#if compiler(>=6.3) && !compiler(>=6.4)
+  let testedRuntime: [SwiftSetting] = [.define("MARBLES_TESTED_RUNTIME")]
+  let testedRuntimeC: [CSetting] = [.define("MARBLES_TESTED_RUNTIME")]
+#else
+  let testedRuntime: [SwiftSetting] = []
+  let testedRuntimeC: [CSetting] = []
+#endif
+
 let package = Package(
   name: "Marbles",
   // `Synchronization.Mutex` needs these OS versions on Apple platforms.
@@ -26,11 +39,11 @@ let package = Package(
     // The Swift concurrency runtime's global-enqueue hook, declared for MarbleTesting's task
     // driver (a header only: the runtime defines the variable).
     .systemLibrary(name: "CMarbleDriving"),
-    // Installs those hooks when the process loads (a C constructor calling into MarbleTesting).
-    .target(name: "CMarbleRuntime"),
+    // One virtual clock per scheduler, and the clock and Dispatch wrappers that reach it.
+    .target(name: "CMarbleRuntime", cSettings: testedRuntimeC),
     .target(
       name: "MarbleTesting", dependencies: ["Signals", "CMarbleDriving", "CMarbleRuntime"],
-      swiftSettings: swiftSettings),
+      swiftSettings: swiftSettings + testedRuntime),
     .target(
       name: "Marbles",
       dependencies: ["MarbleTesting", "Signals"],

@@ -40,9 +40,12 @@ typedef struct {
 /// What the runtime would do with a job: enqueue it on the global concurrent executor.
 typedef MARBLES_SWIFT_CC void (*MarblesEnqueueGlobalOriginal)(MarblesJobRef _Nonnull job);
 
-/// Called instead of enqueueing a job on the global concurrent executor, when set.
-MARBLES_HOOK MARBLES_SWIFT_CC void (*_Nullable swift_task_enqueueGlobal_hook)(
+/// A global enqueue hook.
+typedef MARBLES_SWIFT_CC void (*MarblesEnqueueGlobalHook)(
     MarblesJobRef _Nonnull job, MarblesEnqueueGlobalOriginal _Nonnull original);
+
+/// Called instead of enqueueing a job on the global concurrent executor, when set.
+MARBLES_HOOK MarblesEnqueueGlobalHook _Nullable swift_task_enqueueGlobal_hook;
 
 /// What the runtime would answer: the main actor's executor.
 typedef MARBLES_SWIFT_CC MarblesExecutorRef (*MarblesGetMainExecutorOriginal)(void);

@@ -82,3 +82,12 @@ package struct FixtureError: Error, Sendable, CustomStringConvertible {
       + lines.dropFirst().joined(separator: "\n")
   }
 }
+
+/// The `marbles` command's setting: its schedulers drive signals only, so the process installs no
+/// enqueue hook and starts no thread of the async driving.
+package enum CommandLineDriving {
+  /// Makes every scheduler made from now on drive signals only. Call it before any is made.
+  package static func driveSignalsOnly() {
+    SchedulerCore.drivesTasksByDefault = false
+  }
+}

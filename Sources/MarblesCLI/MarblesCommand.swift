@@ -25,6 +25,7 @@ import MarbleFixtures
 enum MarblesCommand {
   /// Reads the command line and the environment, does what they ask, and exits with its status.
   static func main() {
+    CommandLineDriving.driveSignalsOnly()
     let status = perform(
       Array(CommandLine.arguments.dropFirst()),
       environment: ProcessInfo.processInfo.environment,

@@ -1,37 +1,136 @@
-// What MarbleTesting adds to the process, in C:
+// What MarbleTesting adds to the process, in C: one virtual clock per scheduler, and the seams
+// through which every reading of time and every Dispatch timer of driven work reaches it.
 //
-// - startup.c: a constructor that installs the driven world's runtime hooks when the process
-//   loads, before the test runner starts a thread or a main-actor job.
-// - clock_reads.c: on Linux, a `clock_gettime` that records, per thread, the last reading of the
-//   clocks behind `ContinuousClock` and `SuspendingClock`, so that a standard sleep's real deadline
-//   can be turned back into the exact duration it was made from.
+// - virtual_clock.c: each scheduler's clock (its real epochs, its elapsed virtual time), the
+//   thread's clock scope, and a `clock_gettime` that answers from that clock where the scope says
+//   so — every standard reading of time (`ContinuousClock.now`, `SuspendingClock.now`, `Date()`,
+//   `DispatchTime.now()`, `DispatchWallTime.now()`, `ProcessInfo.systemUptime`) reaches it.
+// - virtual_dispatch.c: `dispatch_after` (every `asyncAfter`) and `dispatch_source_set_timer`,
+//   handed to MarbleTesting where the thread reads virtual time.
+//
+// The wrappers are compiled only for the toolchains Marbles was tested on (MARBLES_TESTED_RUNTIME,
+// set by the manifest); elsewhere readings and timers stay real.
+//
+// Platform: Linux wraps the C library's symbols (a definition in the executable comes first in the
+// dynamic linker's search); the Darwin twin interposes with DYLD_INTERPOSE. Darwin is written for,
+// not built or tested here.
 #ifndef C_MARBLE_RUNTIME_H
 #define C_MARBLE_RUNTIME_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-/// Readings of the standard clocks, in nanoseconds of each clock.
+// MARK: Virtual clocks
+
+/// One scheduler's clock: the real readings of each standard clock when it was made (its tick 0),
+/// and how much virtual time has passed since.
+typedef struct marbles_virtual_clock marbles_virtual_clock;
+
+/// Makes a clock whose tick 0 is now, in real time (the readings are real whatever the thread's
+/// scope), and sets `generation` to the number that names it while it lives: clocks are pooled,
+/// and every call below that takes a generation does nothing to a clock that was let go and made
+/// again since. Never fails.
+marbles_virtual_clock *_Nonnull marbles_clock_create(uint64_t *_Nonnull generation);
+
+/// Lets a clock go: no thread reads it any more, whatever its scope still says.
+void marbles_clock_release(marbles_virtual_clock *_Nonnull clock, uint64_t generation);
+
+/// Sets how much virtual time has passed since the clock's tick 0, in nanoseconds.
+void marbles_clock_set_elapsed(
+    marbles_virtual_clock *_Nonnull clock, uint64_t generation, int64_t nanoseconds);
+
+/// Whose code reads a clock's virtual time on a thread.
+typedef enum {
+  /// Nobody's: readings are real.
+  MARBLES_SCOPE_NONE = 0,
+  /// Every reading on the thread until the scope is restored (driven work in a drain, a job of a
+  /// test's task that Marbles runs).
+  MARBLES_SCOPE_THREAD = 1,
+  /// Only while `task` is the current task (NULL: while no task is current) — the job of a test
+  /// that made a scheduler, which Marbles did not start and whose end it does not see — or while a
+  /// `Task.immediate` started there runs its first steps. A reading by any other task ends it.
+  MARBLES_SCOPE_TASK = 2,
+} marbles_scope_kind;
+
+/// A thread's clock scope, to restore it.
 typedef struct {
-  /// `ContinuousClock`'s clock (CLOCK_BOOTTIME), if read.
-  int64_t continuous;
-  bool hasContinuous;
-  /// `SuspendingClock`'s clock (CLOCK_MONOTONIC), if read.
-  int64_t suspending;
-  bool hasSuspending;
-} marbles_clock_reading;
+  marbles_virtual_clock *_Nullable clock;
+  uint64_t generation;
+  const void *_Nullable task;
+  marbles_scope_kind kind;
+} marbles_clock_scope;
 
-/// Whether this process records clock readings (Linux, where `clock_gettime` can be wrapped).
-bool marbles_records_clock_reads(void);
+/// Makes this thread's readings `clock`'s (while it has `generation`), as `kind` says, and
+/// returns the scope it replaces.
+marbles_clock_scope marbles_clock_enter(
+    marbles_virtual_clock *_Nullable clock, uint64_t generation, marbles_scope_kind kind,
+    const void *_Nullable task);
 
-/// A step — a job Marbles runs — begins on this thread: the readings made before it no longer
-/// count, but `carried` does (the readings of the step it continues, on another thread).
-void marbles_begin_step(marbles_clock_reading carried);
+/// Puts back a scope that `marbles_clock_enter` returned.
+void marbles_clock_restore(marbles_clock_scope scope);
 
-/// The last reading of each clock this thread made in its current step (or carried into it).
-marbles_clock_reading marbles_step_reading(void);
+/// Whether a reading on this thread, now, is virtual.
+bool marbles_reads_virtual_time(void);
 
-/// The last reading of each clock this thread made, in the step or not.
-marbles_clock_reading marbles_last_reading(void);
+/// Makes this thread's readings real until `marbles_real_time_end` (nested calls count): for
+/// Marbles' own waits and timeouts, which must be real wherever they run.
+void marbles_real_time_begin(void);
+void marbles_real_time_end(void);
+
+/// The standard clocks, as a reading names them.
+typedef enum {
+  /// `ContinuousClock` (Linux: CLOCK_BOOTTIME).
+  MARBLES_CLOCK_CONTINUOUS = 0,
+  /// `SuspendingClock`, `DispatchTime` (Linux: CLOCK_MONOTONIC).
+  MARBLES_CLOCK_SUSPENDING = 1,
+  /// `Date`, `DispatchWallTime` (CLOCK_REALTIME).
+  MARBLES_CLOCK_WALL = 2,
+} marbles_clock_kind;
+
+/// The real reading of a standard clock, in nanoseconds, whatever this thread's scope.
+int64_t marbles_real_now(marbles_clock_kind kind);
+
+/// Whether clock readings can be made virtual in this process (the wrapper is the one the process
+/// calls: Linux, dynamically linked).
+bool marbles_virtualizes_readings(void);
+
+/// How many clock readings this thread has made through the wrapper, virtual or not: lets a test
+/// check that a reading reached it.
+uint64_t marbles_thread_reading_count(void);
+
+/// How far after `clock`'s tick 0 a Dispatch deadline (`dispatch_time_t`) falls, in nanoseconds;
+/// `false` for `DISPATCH_TIME_FOREVER`. `DISPATCH_TIME_NOW` and `DISPATCH_WALLTIME_NOW` are the
+/// clock's elapsed time.
+bool marbles_clock_offset_of_dispatch_time(
+    marbles_virtual_clock *_Nonnull clock, uint64_t when, int64_t *_Nonnull offset);
+
+// MARK: Dispatch timers
+
+/// Called for a `dispatch_after` made where readings are virtual, with a copy of the block that
+/// the handler owns when it returns `true` (it took the work); with `false` the call goes on in
+/// real time.
+typedef bool (*marbles_dispatch_after_handler)(
+    uint64_t when, void *_Nonnull queue, void *_Nonnull block);
+
+/// Called for a `dispatch_source_set_timer` made where readings are virtual; the timer runs in
+/// real time.
+typedef void (*marbles_dispatch_timer_handler)(void *_Nonnull source);
+
+/// Sets the handlers (NULL: none).
+void marbles_set_dispatch_handlers(
+    marbles_dispatch_after_handler _Nullable after, marbles_dispatch_timer_handler _Nullable timer);
+
+/// Runs a block the after-handler took, then releases it.
+void marbles_block_run(void *_Nonnull block);
+
+/// Releases a block the after-handler took without running it.
+void marbles_block_release(void *_Nonnull block);
+
+/// Whether `queue` is the main queue.
+bool marbles_is_main_queue(void *_Nonnull queue);
+
+/// `dispatch_async_f` on `queue` (the real one).
+void marbles_dispatch_async(
+    void *_Nonnull queue, void *_Nullable context, void (*_Nonnull work)(void *_Nullable));
 
 #endif

@@ -1,4 +1,5 @@
 @_spi(Internals) package import Signals
+import Synchronization
 
 /// The engine of a ``TestScheduler``: its clock, its queue of actions and its failures.
 ///
@@ -60,8 +61,37 @@ package final class SchedulerCore: Scheduler {
     tickNanoseconds =
       tickAttoseconds % 1_000_000_000 == 0 && tickAttoseconds / 1_000_000_000 <= Int128(Int64.max)
       ? Int64(tickAttoseconds / 1_000_000_000) : nil
-    driver = TaskDriver(stallTimeout: stallTimeout)
+    driver = TaskDriver(
+      stallTimeout: stallTimeout,
+      drivesTasks: Self.drivesTasksFlag.load(ordering: .relaxed))
     driver.attach(to: self)
+  }
+
+  /// Whether new schedulers drive the tasks of the test that made them (the `marbles` command's
+  /// schedulers drive signals only: it sets this to `false` before making any).
+  package static var drivesTasksByDefault: Bool {
+    get { drivesTasksFlag.load(ordering: .relaxed) }
+    set { drivesTasksFlag.store(newValue, ordering: .relaxed) }
+  }
+
+  private static let drivesTasksFlag = Atomic(true)
+
+  /// Moves the clock to `tick`, under the state lock, and the virtual clock's readings with it.
+  private func setNow(_ tick: Int, in state: inout State) {
+    guard tick != state.now else { return }
+    state.now = tick
+    driver.clock.setElapsed(elapsed(atTick: tick))
+  }
+
+  /// The virtual time at `tick`: `tick` ticks after tick 0 (saturating).
+  private func elapsed(atTick tick: Int) -> Duration {
+    let (product, overflow) = tickAttoseconds.multipliedReportingOverflow(by: Int128(tick))
+    guard !overflow, product / 1_000_000_000_000_000_000 < Int128(Int64.max) else {
+      return .seconds(Int64.max)
+    }
+    return .init(
+      secondsComponent: Int64(product / 1_000_000_000_000_000_000),
+      attosecondsComponent: Int64(product % 1_000_000_000_000_000_000))
   }
 
   /// The scheduler this core belongs to, or `nil` once it has been released.
@@ -288,7 +318,7 @@ package final class SchedulerCore: Scheduler {
               state.queue.free(first.slot)
               continue
             }
-            state.now = max(state.now, first.time)
+            setNow(max(state.now, first.time), in: &state)
             if actionsRun == stepLimit {
               // Put the action back where it was, first in line: nothing is lost, a later call can
               // go on.
@@ -328,7 +358,7 @@ package final class SchedulerCore: Scheduler {
       return RunResult(actionsRun: actionsRun, now: now, failure: stopForTheMainActor())
     }
     let now = state.withLock { state -> Int in
-      if let limit { state.now = max(state.now, limit) }
+      if let limit { setNow(max(state.now, limit), in: &state) }
       state.running = nil
       state.isRunning = false
       return state.now
@@ -394,7 +424,8 @@ package final class SchedulerCore: Scheduler {
   /// Lets the driven work go when the scheduler is released, so that nothing waits on it for
   /// ever.
   func release() {
-    DrivenWorld.unregister(ObjectIdentifier(driver))
+    if driver.drivesTasks { DrivenWorld.unregister(ObjectIdentifier(driver)) }
+    driver.clock.release()
     driver.abandon(
       because: TestSchedulerFailure(
         kind: .undrivenWork,

@@ -145,31 +145,25 @@ import Testing
     #expect(woke.all == (1...2_000).map { $0 * 300 })
   }
 
-  /// A preemption between the caller reading the clock and Marbles seeing the deadline, made on
-  /// purpose: the task reads the deadline, then spins 5 ms of real time before sleeping until it.
-  /// The sleep is still the 10 ms the caller asked for.
+  /// A preemption between the caller reading the clock and sleeping until its deadline, made on
+  /// purpose: the task reads the deadline, then blocks 5 ms of real time before sleeping until
+  /// it. The reading is virtual and real time does not move it, so the sleep is still the 10 ms
+  /// the caller asked for.
   @Test func aDelayBetweenReadingTheClockAndSleepingChangesNothing() {
     let scheduler = TestScheduler()
     let woke = Ticks()
     scheduler.task {
       let continuousDeadline = ContinuousClock.now + .milliseconds(10)
-      Self.spin(.milliseconds(5), on: SuspendingClock())
+      blockForRealTime(microseconds: 5_000)
       try await Task.sleep(until: continuousDeadline, clock: .continuous)
       woke.append(scheduler.now)
       let suspendingDeadline = SuspendingClock.now + .milliseconds(10)
-      Self.spin(.milliseconds(5), on: ContinuousClock())
+      blockForRealTime(microseconds: 5_000)
       try await SuspendingClock().sleep(until: suspendingDeadline)
       woke.append(scheduler.now)
     }
     scheduler.run()
     #expect(woke.all == [10, 20])
-  }
-
-  /// Keeps the thread busy for `duration` of real time on `clock` (the other standard clock than
-  /// the one a deadline was read on).
-  static func spin(_ duration: Duration, on clock: some Clock<Duration>) {
-    let end = clock.now.advanced(by: duration)
-    while clock.now < end {}
   }
 
   @Test func manyTasksSleepingAtOnceEachWakeAtTheirOwnTick() {

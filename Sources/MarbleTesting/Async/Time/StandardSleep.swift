@@ -30,7 +30,7 @@ final class StandardSleep: AbandonableSleep {
   private let state = Locked(State.pending(wakeUp: nil))
 
   init(task: MarblesJobRef, wake: UnownedJob, wakeTick: Int) {
-    _ = swift_retain(UnsafeMutableRawPointer(task))
+    Jobs.retain(task)
     self.task = task
     self.wake = wake
     self.wakeTick = wakeTick
@@ -62,7 +62,7 @@ final class StandardSleep: AbandonableSleep {
   func wakeUp(on driver: TaskDriver) {
     guard end().ended else { return }
     driver.makeReady(wake, on: .global)
-    swift_release(UnsafeMutableRawPointer(task))
+    Jobs.release(task)
   }
 
   /// The sleeping task was resumed before the wake tick (it was cancelled).
@@ -70,15 +70,15 @@ final class StandardSleep: AbandonableSleep {
     let (ended, wakeUp) = end()
     guard ended else { return }
     wakeUp?.dispose()
-    DrivenWorld.enqueueGlobal(wake)
-    swift_release(UnsafeMutableRawPointer(task))
+    Jobs.enqueueGlobal(wake)
+    Jobs.release(task)
   }
 
   /// Forgets a sleep that was never scheduled (the driver had let its work go): the wake-up job
   /// is the caller's again.
   func discard() {
     guard end().ended else { return }
-    swift_release(UnsafeMutableRawPointer(task))
+    Jobs.release(task)
   }
 
   /// The driver let its work go: cancels the sleeping task, which resumes throwing
@@ -87,8 +87,8 @@ final class StandardSleep: AbandonableSleep {
     let (ended, wakeUp) = end()
     guard ended else { return }
     wakeUp?.dispose()
-    swift_task_cancel(task)
-    DrivenWorld.enqueueGlobal(wake)
-    swift_release(UnsafeMutableRawPointer(task))
+    Jobs.cancel(task)
+    Jobs.enqueueGlobal(wake)
+    Jobs.release(task)
   }
 }

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// One thread per process that looks, in real time, for drivers whose work waits with nobody
 /// driving it — a test awaiting a driven task before any `run()` — and gives that work up, so that
 /// the await ends instead of hanging the test run (see ``TaskDriver``).
@@ -20,21 +12,10 @@ enum Watchdog {
   }
 
   private static let started: Void = {
-    var thread = pthread_t()
-    let result = pthread_create(
-      &thread, nil,
-      { _ in Watchdog.loop() }, nil)
-    precondition(result == 0, "Marbles could not start its watchdog thread (error \(result)).")
-    pthread_detach(thread)
-  }()
-
-  private static func loop() -> UnsafeMutableRawPointer? {
-    while true {
-      let period = look()
-      let (seconds, attoseconds) = period.components
-      usleep(useconds_t(seconds * 1_000_000 + attoseconds / 1_000_000_000_000))
+    Platform.startThread {
+      while true { Platform.sleep(Watchdog.look()) }
     }
-  }
+  }()
 
   /// Looks at every driver once, gives up the stalled ones, and returns how long to wait until the
   /// next look: a tenth of the shortest stall timeout, between 5 ms and half a second.
@@ -42,6 +23,7 @@ enum Watchdog {
   /// NB: a function of its own so that the drivers it looked at are released before the thread
   /// sleeps: holding them would keep a released scheduler's driver alive.
   private static func look() -> Duration {
+    // NB: on a thread of its own, which never reads virtual time.
     let drivers = DrivenWorld.liveDrivers
     let shortest = drivers.map(\.stallTimeout).min() ?? .seconds(5)
     let period = min(max(shortest / 10, .milliseconds(5)), .milliseconds(500))

@@ -1,13 +1,5 @@
 @_spi(Internals) import Signals
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// How the `Marbles` module reports a failure on the test that is running, for failures that no
 /// assertion carries: a hang the scheduler prevented, reported when the scheduler is released.
 ///
@@ -29,8 +21,7 @@ enum FailureReporter {
     if let marbles {
       marbles.report(message, at: site)
     } else {
-      var line = "\(site.filePath):\(site.line): error: \(message)\n"
-      line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+      Platform.printError("\(site.filePath):\(site.line): error: \(message)\n")
     }
   }
 }

@@ -1,0 +1,422 @@
+// One virtual clock per scheduler, and the readings of time that reach it.
+//
+// A reading of a standard clock on a thread whose scope names a live clock is that clock's real
+// reading at its tick 0 (its epoch, one per clock id) plus the virtual time elapsed since: exact
+// differences, each clock its own epoch (a `Date` is still today's date). Everywhere else a
+// reading is real. The scope is per thread (Marbles enters it around the work it runs), so that
+// tests running side by side each read their own time; a clock that is let go bumps its
+// generation, and a scope that names an old generation reads real time from then on.
+//
+// Why `clock_gettime`: every standard reading reaches it (checked on Swift 6.3.1 Linux, and in
+// the RuntimeFacts suite): `ContinuousClock.now` as CLOCK_BOOTTIME; `SuspendingClock.now`,
+// `DispatchTime.now()`, `ProcessInfo.systemUptime` as CLOCK_MONOTONIC; `Date()`,
+// `DispatchWallTime.now()` as CLOCK_REALTIME.
+//
+// Linux: a definition in the executable comes before the C library's in the dynamic linker's
+// search, so the runtime's, Foundation's and Dispatch's calls reach this one, which calls the C
+// library's (found with dlsym(RTLD_NEXT); a raw system call where that finds none, as in a fully
+// static executable). It is weak: in a static link the C library's own wins, and readings stay
+// real there.
+// Darwin (written for, not built here): DYLD_INTERPOSE of `clock_gettime`,
+// `clock_gettime_nsec_np`, `mach_absolute_time`, `mach_continuous_time` and `gettimeofday`, which
+// dyld honours for images present at launch; elsewhere readings stay real.
+#include "CMarbleRuntime.h"
+
+#if defined(__linux__)
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#elif defined(__APPLE__)
+#include <mach/mach_time.h>
+#include <sys/time.h>
+#include <time.h>
+#endif
+#include <pthread.h>
+#include <stdlib.h>
+
+#if __has_attribute(swiftcall)
+#define MARBLES_SWIFT_CC __attribute__((swiftcall))
+#else
+#define MARBLES_SWIFT_CC
+#endif
+
+/// The Swift runtime's current task, and the executor its job runs on (`{NULL, 2}` while a
+/// `Task.immediate` runs its first steps in its caller).
+typedef struct {
+  const void *identity;
+  uintptr_t implementation;
+} marbles_executor_ref;
+extern MARBLES_SWIFT_CC void *swift_task_getCurrent(void);
+extern MARBLES_SWIFT_CC marbles_executor_ref swift_task_getCurrentExecutor(void);
+
+/// Clock ids, indexed into a clock's epochs.
+#define MARBLES_CLOCK_IDS 32
+
+struct marbles_virtual_clock {
+  /// Unique while the clock is alive; 0 once let go.
+  uint64_t generation;
+  /// The real reading of each virtualized clock id at tick 0, in nanoseconds (Darwin's mach
+  /// clocks in their own units).
+  int64_t epoch[MARBLES_CLOCK_IDS];
+  int64_t mach_absolute_epoch;
+  int64_t mach_continuous_epoch;
+  int64_t elapsed;
+  marbles_virtual_clock *next_free;
+};
+
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static marbles_virtual_clock *free_clocks;
+static uint64_t last_generation;
+
+static __thread marbles_clock_scope scope;
+static __thread int real_depth;
+static __thread uint64_t reading_count;
+
+// MARK: The platform's clocks
+
+#if defined(__linux__)
+
+typedef int (*clock_gettime_fn)(clockid_t, struct timespec *);
+static clock_gettime_fn real_clock_gettime_fn;
+
+static int system_clock_gettime(clockid_t id, struct timespec *time) {
+  return (int)syscall(SYS_clock_gettime, id, time);
+}
+
+static clock_gettime_fn resolve_clock_gettime(void) {
+  clock_gettime_fn real = __atomic_load_n(&real_clock_gettime_fn, __ATOMIC_ACQUIRE);
+  if (real == 0) {
+    real = (clock_gettime_fn)dlsym(RTLD_NEXT, "clock_gettime");
+    if (real == 0) real = system_clock_gettime;
+    __atomic_store_n(&real_clock_gettime_fn, real, __ATOMIC_RELEASE);
+  }
+  return real;
+}
+
+static int64_t real_reading(clockid_t id) {
+  struct timespec time;
+  if (resolve_clock_gettime()(id, &time) != 0) return 0;
+  return (int64_t)time.tv_sec * 1000000000 + (int64_t)time.tv_nsec;
+}
+
+/// The clock ids that are virtual: CLOCK_REALTIME(_COARSE, _ALARM), CLOCK_MONOTONIC(_RAW,
+/// _COARSE), CLOCK_BOOTTIME(_ALARM). CPU-time clocks and CLOCK_TAI stay real.
+static bool is_virtual_id(clockid_t id) {
+  switch (id) {
+  case CLOCK_REALTIME: case CLOCK_REALTIME_COARSE: case CLOCK_REALTIME_ALARM:
+  case CLOCK_MONOTONIC: case CLOCK_MONOTONIC_RAW: case CLOCK_MONOTONIC_COARSE:
+  case CLOCK_BOOTTIME: case CLOCK_BOOTTIME_ALARM:
+    return true;
+  default:
+    return false;
+  }
+}
+
+static clockid_t id_of_kind(marbles_clock_kind kind) {
+  switch (kind) {
+  case MARBLES_CLOCK_CONTINUOUS: return CLOCK_BOOTTIME;
+  case MARBLES_CLOCK_SUSPENDING: return CLOCK_MONOTONIC;
+  default: return CLOCK_REALTIME;
+  }
+}
+
+static void read_epochs(marbles_virtual_clock *clock) {
+  for (clockid_t id = 0; id < MARBLES_CLOCK_IDS; id++) {
+    if (is_virtual_id(id)) clock->epoch[id] = real_reading(id);
+  }
+}
+
+bool marbles_virtualizes_readings(void) {
+#if defined(MARBLES_TESTED_RUNTIME)
+  // The wrapper is the one the process calls when the C library's comes after it.
+  return dlsym(RTLD_NEXT, "clock_gettime") != 0 && dlsym(RTLD_DEFAULT, "clock_gettime") != 0 &&
+         dlsym(RTLD_DEFAULT, "clock_gettime") != dlsym(RTLD_NEXT, "clock_gettime");
+#else
+  return false;
+#endif
+}
+
+#elif defined(__APPLE__)
+
+static int64_t real_reading(clockid_t id) {
+  return (int64_t)clock_gettime_nsec_np(id);
+}
+
+/// `ContinuousClock` reads CLOCK_MONOTONIC_RAW, `SuspendingClock` CLOCK_UPTIME_RAW, `Date`
+/// CLOCK_REALTIME (and gettimeofday); `DispatchTime` reads mach_absolute_time.
+static bool is_virtual_id(clockid_t id) {
+  switch (id) {
+  case CLOCK_REALTIME: case CLOCK_MONOTONIC: case CLOCK_MONOTONIC_RAW:
+  case CLOCK_MONOTONIC_RAW_APPROX: case CLOCK_UPTIME_RAW: case CLOCK_UPTIME_RAW_APPROX:
+    return true;
+  default:
+    return false;
+  }
+}
+
+static clockid_t id_of_kind(marbles_clock_kind kind) {
+  switch (kind) {
+  case MARBLES_CLOCK_CONTINUOUS: return CLOCK_MONOTONIC_RAW;
+  case MARBLES_CLOCK_SUSPENDING: return CLOCK_UPTIME_RAW;
+  default: return CLOCK_REALTIME;
+  }
+}
+
+static void read_epochs(marbles_virtual_clock *clock) {
+  for (int id = 0; id < MARBLES_CLOCK_IDS; id++) {
+    if (is_virtual_id((clockid_t)id)) clock->epoch[id] = real_reading((clockid_t)id);
+  }
+  clock->mach_absolute_epoch = (int64_t)mach_absolute_time();
+  clock->mach_continuous_epoch = (int64_t)mach_continuous_time();
+}
+
+bool marbles_virtualizes_readings(void) {
+#if defined(MARBLES_TESTED_RUNTIME)
+  return true;
+#else
+  return false;
+#endif
+}
+
+#else
+
+static int64_t real_reading(int id) { (void)id; return 0; }
+static bool is_virtual_id(int id) { (void)id; return false; }
+static int id_of_kind(marbles_clock_kind kind) { return (int)kind; }
+static void read_epochs(marbles_virtual_clock *clock) { (void)clock; }
+bool marbles_virtualizes_readings(void) { return false; }
+
+#endif
+
+// MARK: Clocks
+
+marbles_virtual_clock *marbles_clock_create(uint64_t *created) {
+  pthread_mutex_lock(&pool_lock);
+  marbles_virtual_clock *clock = free_clocks;
+  if (clock) free_clocks = clock->next_free;
+  uint64_t generation = ++last_generation;
+  pthread_mutex_unlock(&pool_lock);
+  if (!clock) clock = calloc(1, sizeof(marbles_virtual_clock));
+  if (!clock) abort();
+  read_epochs(clock);
+  __atomic_store_n(&clock->elapsed, 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&clock->generation, generation, __ATOMIC_RELEASE);
+  *created = generation;
+  return clock;
+}
+
+void marbles_clock_release(marbles_virtual_clock *clock, uint64_t generation) {
+  uint64_t expected = generation;
+  if (!__atomic_compare_exchange_n(&clock->generation, &expected, 0, false, __ATOMIC_ACQ_REL,
+                                   __ATOMIC_ACQUIRE)) {
+    return;
+  }
+  pthread_mutex_lock(&pool_lock);
+  clock->next_free = free_clocks;
+  free_clocks = clock;
+  pthread_mutex_unlock(&pool_lock);
+}
+
+void marbles_clock_set_elapsed(
+    marbles_virtual_clock *clock, uint64_t generation, int64_t nanoseconds) {
+  if (__atomic_load_n(&clock->generation, __ATOMIC_ACQUIRE) != generation) return;
+  __atomic_store_n(&clock->elapsed, nanoseconds, __ATOMIC_RELEASE);
+}
+
+// MARK: Scopes
+
+marbles_clock_scope marbles_clock_enter(
+    marbles_virtual_clock *clock, uint64_t generation, marbles_scope_kind kind, const void *task) {
+  marbles_clock_scope previous = scope;
+  scope.clock = kind == MARBLES_SCOPE_NONE ? 0 : clock;
+  scope.generation = generation;
+  scope.kind = scope.clock ? kind : MARBLES_SCOPE_NONE;
+  scope.task = task;
+  return previous;
+}
+
+void marbles_clock_restore(marbles_clock_scope previous) { scope = previous; }
+
+void marbles_real_time_begin(void) { real_depth++; }
+
+void marbles_real_time_end(void) { real_depth--; }
+
+/// The live clock this thread reads now, and its generation; NULL where readings are real. A
+/// scope whose clock was let go, or whose task no longer runs here, ends.
+static marbles_virtual_clock *live_clock(uint64_t *generation) {
+  marbles_virtual_clock *clock = scope.clock;
+  if (!clock || real_depth > 0) return 0;
+  uint64_t live = __atomic_load_n(&clock->generation, __ATOMIC_ACQUIRE);
+  if (live != scope.generation) {
+    scope.clock = 0;
+    scope.kind = MARBLES_SCOPE_NONE;
+    return 0;
+  }
+  if (scope.kind == MARBLES_SCOPE_TASK && swift_task_getCurrent() != scope.task) {
+    marbles_executor_ref executor = swift_task_getCurrentExecutor();
+    bool isSynchronousStart = executor.identity == 0 && executor.implementation == 2;
+    // A test with no task (a synchronous XCTest method) runs until it returns; another task's job
+    // here runs inside it (a run loop it spins): that reading is real, the scope stays. A test's
+    // task that is no longer current has left the thread: its job ended.
+    if (!isSynchronousStart) {
+      if (scope.task != 0) {
+        scope.clock = 0;
+        scope.kind = MARBLES_SCOPE_NONE;
+      }
+      return 0;
+    }
+  }
+  *generation = live;
+  return clock;
+}
+
+bool marbles_reads_virtual_time(void) {
+  uint64_t generation;
+  return live_clock(&generation) != 0;
+}
+
+uint64_t marbles_thread_reading_count(void) { return reading_count; }
+
+/// A clock's reading of `epoch`'s clock now, or `false` if it was let go meanwhile.
+static bool virtual_value(
+    marbles_virtual_clock *clock, uint64_t generation, int64_t epoch, int64_t *value) {
+  int64_t elapsed = __atomic_load_n(&clock->elapsed, __ATOMIC_ACQUIRE);
+  if (__atomic_load_n(&clock->generation, __ATOMIC_ACQUIRE) != generation) return false;
+  *value = epoch + elapsed;
+  return true;
+}
+
+/// The virtual reading of clock id `id` on this thread, if it is virtual.
+static bool virtual_reading(int id, int64_t *nanoseconds) {
+  if (id < 0 || id >= MARBLES_CLOCK_IDS || !is_virtual_id((clockid_t)id)) return false;
+  uint64_t generation;
+  marbles_virtual_clock *clock = live_clock(&generation);
+  if (!clock) return false;
+  return virtual_value(clock, generation, clock->epoch[id], nanoseconds);
+}
+
+int64_t marbles_real_now(marbles_clock_kind kind) { return real_reading(id_of_kind(kind)); }
+
+bool marbles_clock_offset_of_dispatch_time(
+    marbles_virtual_clock *clock, uint64_t when, int64_t *offset) {
+  const uint64_t forever = ~0ull, wall_now = ~1ull;
+  const uint64_t monotonic_mask = 1ull << 63, wall_mask = 1ull << 62;
+  int64_t elapsed = __atomic_load_n(&clock->elapsed, __ATOMIC_ACQUIRE);
+  if (when == forever) return false;
+  if (when == 0 || when == wall_now) {
+    *offset = elapsed;
+    return true;
+  }
+  if (when & monotonic_mask) {
+    if (when & wall_mask) {
+      *offset = -(int64_t)when - clock->epoch[id_of_kind(MARBLES_CLOCK_WALL)];
+    } else {
+#if defined(__APPLE__)
+      mach_timebase_info_data_t base;
+      mach_timebase_info(&base);
+      int64_t ticks = (int64_t)(when & ~monotonic_mask) - clock->mach_continuous_epoch;
+      *offset = ticks * base.numer / base.denom;
+#else
+      *offset = (int64_t)(when & ~monotonic_mask) -
+                clock->epoch[id_of_kind(MARBLES_CLOCK_CONTINUOUS)];
+#endif
+    }
+    return true;
+  }
+#if defined(__APPLE__)
+  mach_timebase_info_data_t base;
+  mach_timebase_info(&base);
+  *offset = ((int64_t)when - clock->mach_absolute_epoch) * base.numer / base.denom;
+#else
+  *offset = (int64_t)when - clock->epoch[id_of_kind(MARBLES_CLOCK_SUSPENDING)];
+#endif
+  return true;
+}
+
+// MARK: The wrappers
+
+#if defined(MARBLES_TESTED_RUNTIME) && defined(__linux__)
+
+__attribute__((weak)) int clock_gettime(clockid_t id, struct timespec *time) {
+  reading_count++;
+  int64_t nanoseconds;
+  if (scope.clock && virtual_reading(id, &nanoseconds)) {
+    time->tv_sec = nanoseconds / 1000000000;
+    time->tv_nsec = nanoseconds % 1000000000;
+    return 0;
+  }
+  return resolve_clock_gettime()(id, time);
+}
+
+#elif defined(MARBLES_TESTED_RUNTIME) && defined(__APPLE__)
+
+#define MARBLES_INTERPOSE(replacement, replacee)                                                  \
+  __attribute__((used)) static struct {                                                           \
+    const void *replacement_;                                                                     \
+    const void *replacee_;                                                                        \
+  } marbles_interpose_##replacee __attribute__((section("__DATA,__interpose"))) = {              \
+      (const void *)(unsigned long)&replacement, (const void *)(unsigned long)&replacee}
+
+static int marbles_clock_gettime(clockid_t id, struct timespec *time) {
+  reading_count++;
+  int64_t nanoseconds;
+  if (scope.clock && virtual_reading((int)id, &nanoseconds)) {
+    time->tv_sec = nanoseconds / 1000000000;
+    time->tv_nsec = nanoseconds % 1000000000;
+    return 0;
+  }
+  return clock_gettime(id, time);
+}
+MARBLES_INTERPOSE(marbles_clock_gettime, clock_gettime);
+
+static uint64_t marbles_clock_gettime_nsec_np(clockid_t id) {
+  reading_count++;
+  int64_t nanoseconds;
+  if (scope.clock && virtual_reading((int)id, &nanoseconds)) return (uint64_t)nanoseconds;
+  return clock_gettime_nsec_np(id);
+}
+MARBLES_INTERPOSE(marbles_clock_gettime_nsec_np, clock_gettime_nsec_np);
+
+static int marbles_gettimeofday(struct timeval *time, void *zone) {
+  reading_count++;
+  int64_t nanoseconds;
+  if (time && scope.clock && virtual_reading(CLOCK_REALTIME, &nanoseconds)) {
+    time->tv_sec = nanoseconds / 1000000000;
+    time->tv_usec = (int)((nanoseconds % 1000000000) / 1000);
+    return 0;
+  }
+  return gettimeofday(time, zone);
+}
+MARBLES_INTERPOSE(marbles_gettimeofday, gettimeofday);
+
+/// A mach clock's virtual reading: its epoch plus the elapsed time in its units.
+static bool virtual_mach(bool continuous, uint64_t *value) {
+  uint64_t generation;
+  marbles_virtual_clock *clock = scope.clock ? live_clock(&generation) : 0;
+  if (!clock) return false;
+  mach_timebase_info_data_t base;
+  mach_timebase_info(&base);
+  int64_t elapsed = __atomic_load_n(&clock->elapsed, __ATOMIC_ACQUIRE) * base.denom / base.numer;
+  int64_t epoch = continuous ? clock->mach_continuous_epoch : clock->mach_absolute_epoch;
+  if (__atomic_load_n(&clock->generation, __ATOMIC_ACQUIRE) != generation) return false;
+  *value = (uint64_t)(epoch + elapsed);
+  return true;
+}
+
+static uint64_t marbles_mach_absolute_time(void) {
+  reading_count++;
+  uint64_t value;
+  return virtual_mach(false, &value) ? value : mach_absolute_time();
+}
+MARBLES_INTERPOSE(marbles_mach_absolute_time, mach_absolute_time);
+
+static uint64_t marbles_mach_continuous_time(void) {
+  reading_count++;
+  uint64_t value;
+  return virtual_mach(true, &value) ? value : mach_continuous_time();
+}
+MARBLES_INTERPOSE(marbles_mach_continuous_time, mach_continuous_time);
+
+#endif

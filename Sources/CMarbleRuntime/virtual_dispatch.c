@@ -1,0 +1,156 @@
+// Dispatch's timers, where readings are virtual: `dispatch_after` (every `asyncAfter` of the
+// Swift overlay reaches it) is offered to MarbleTesting's handler, which runs the block at the
+// virtual deadline; `dispatch_source_set_timer` is reported to it (a timer source keeps real time,
+// and `flush()` names it).
+//
+// Why: a deadline made from a virtual `DispatchTime.now()` means nothing to Dispatch's own timer
+// threads, which read the real clock while they wait.
+//
+// Linux: weak definitions in the executable, before libdispatch's in the dynamic linker's search
+// (a static link keeps libdispatch's own: timers stay real there). Darwin (written for, not built
+// here): DYLD_INTERPOSE.
+#include "CMarbleRuntime.h"
+
+#if defined(__linux__)
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#endif
+#include <stddef.h>
+#include <stdlib.h>
+
+static marbles_dispatch_after_handler after_handler;
+static marbles_dispatch_timer_handler timer_handler;
+
+void marbles_set_dispatch_handlers(
+    marbles_dispatch_after_handler after, marbles_dispatch_timer_handler timer) {
+  __atomic_store_n(&after_handler, after, __ATOMIC_RELEASE);
+  __atomic_store_n(&timer_handler, timer, __ATOMIC_RELEASE);
+}
+
+// MARK: Blocks
+
+/// The start of every block's layout (the Blocks ABI): `invoke` is called with the block.
+struct marbles_block_layout {
+  void *isa;
+  int flags;
+  int reserved;
+  void (*invoke)(void *);
+};
+
+#if defined(__linux__)
+
+typedef void *(*block_copy_fn)(const void *);
+typedef void (*block_release_fn)(const void *);
+typedef void (*dispatch_after_fn)(uint64_t, void *, void *);
+typedef void (*dispatch_async_f_fn)(void *, void *, void (*)(void *));
+typedef void (*dispatch_set_timer_fn)(void *, uint64_t, uint64_t, uint64_t);
+
+/// A symbol of a library the process has loaded (BlocksRuntime, libdispatch), or of the next one
+/// after this image.
+static void *resolve(void **cache, void *handle, const char *name) {
+  void *symbol = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
+  if (!symbol) {
+    symbol = dlsym(handle, name);
+    if (!symbol) abort();
+    __atomic_store_n(cache, symbol, __ATOMIC_RELEASE);
+  }
+  return symbol;
+}
+
+static void *block_copy_symbol, *block_release_symbol, *after_symbol, *async_f_symbol,
+    *set_timer_symbol, *main_queue_symbol;
+
+static void *block_copy(void *block) {
+  return ((block_copy_fn)resolve(&block_copy_symbol, RTLD_DEFAULT, "_Block_copy"))(block);
+}
+
+void marbles_block_release(void *block) {
+  ((block_release_fn)resolve(&block_release_symbol, RTLD_DEFAULT, "_Block_release"))(block);
+}
+
+bool marbles_is_main_queue(void *queue) {
+  return queue == resolve(&main_queue_symbol, RTLD_DEFAULT, "_dispatch_main_q");
+}
+
+void marbles_dispatch_async(void *queue, void *context, void (*work)(void *)) {
+  ((dispatch_async_f_fn)resolve(&async_f_symbol, RTLD_DEFAULT, "dispatch_async_f"))(
+      queue, context, work);
+}
+
+#if defined(MARBLES_TESTED_RUNTIME)
+__attribute__((weak)) void dispatch_after(uint64_t when, void *queue, void *block) {
+  marbles_dispatch_after_handler handler = __atomic_load_n(&after_handler, __ATOMIC_ACQUIRE);
+  if (handler && marbles_reads_virtual_time()) {
+    void *copy = block_copy(block);
+    if (handler(when, queue, copy)) return;
+    marbles_block_release(copy);
+  }
+  ((dispatch_after_fn)resolve(&after_symbol, RTLD_NEXT, "dispatch_after"))(when, queue, block);
+}
+
+__attribute__((weak)) void dispatch_source_set_timer(
+    void *source, uint64_t start, uint64_t interval, uint64_t leeway) {
+  marbles_dispatch_timer_handler handler = __atomic_load_n(&timer_handler, __ATOMIC_ACQUIRE);
+  if (handler && marbles_reads_virtual_time()) handler(source);
+  ((dispatch_set_timer_fn)resolve(&set_timer_symbol, RTLD_NEXT, "dispatch_source_set_timer"))(
+      source, start, interval, leeway);
+}
+#endif
+
+#elif defined(__APPLE__)
+
+#include <Block.h>
+#include <dispatch/dispatch.h>
+
+void marbles_block_release(void *block) { _Block_release(block); }
+
+bool marbles_is_main_queue(void *queue) { return queue == (void *)dispatch_get_main_queue(); }
+
+void marbles_dispatch_async(void *queue, void *context, void (*work)(void *)) {
+  dispatch_async_f((dispatch_queue_t)queue, context, work);
+}
+
+#if defined(MARBLES_TESTED_RUNTIME)
+static void marbles_dispatch_after(dispatch_time_t when, dispatch_queue_t queue,
+                                   dispatch_block_t block) {
+  marbles_dispatch_after_handler handler = __atomic_load_n(&after_handler, __ATOMIC_ACQUIRE);
+  if (handler && marbles_reads_virtual_time()) {
+    void *copy = (void *)_Block_copy((const void *)block);
+    if (handler(when, (void *)queue, copy)) return;
+    _Block_release(copy);
+  }
+  dispatch_after(when, queue, block);
+}
+
+static void marbles_dispatch_source_set_timer(dispatch_source_t source, dispatch_time_t start,
+                                              uint64_t interval, uint64_t leeway) {
+  marbles_dispatch_timer_handler handler = __atomic_load_n(&timer_handler, __ATOMIC_ACQUIRE);
+  if (handler && marbles_reads_virtual_time()) handler((void *)source);
+  dispatch_source_set_timer(source, start, interval, leeway);
+}
+
+__attribute__((used)) static struct {
+  const void *replacement;
+  const void *replacee;
+} marbles_interpose_dispatch[] __attribute__((section("__DATA,__interpose"))) = {
+    {(const void *)(unsigned long)&marbles_dispatch_after, (const void *)(unsigned long)&dispatch_after},
+    {(const void *)(unsigned long)&marbles_dispatch_source_set_timer,
+     (const void *)(unsigned long)&dispatch_source_set_timer},
+};
+#endif
+
+#else
+
+void marbles_block_release(void *block) { (void)block; }
+bool marbles_is_main_queue(void *queue) { (void)queue; return false; }
+void marbles_dispatch_async(void *queue, void *context, void (*work)(void *)) {
+  (void)queue;
+  work(context);
+}
+
+#endif
+
+void marbles_block_run(void *block) {
+  ((struct marbles_block_layout *)block)->invoke(block);
+  marbles_block_release(block);
+}

@@ -1,0 +1,350 @@
+import CMarbleDriving
+import Dispatch
+@_spi(Internals) import Signals
+import Synchronization
+
+/// Runs the async work of one ``TestScheduler`` — its tasks' jobs — inside `advance`, `run` and
+/// `flush`, so that async code moves in virtual time, deterministically.
+///
+/// ## How jobs get here
+///
+/// A job is a piece of a task between two suspension points. Jobs reach the driver in two ways:
+///
+/// - **Tasks the scheduler starts** (`scheduler.task { … }`, `record(sequence)`) are created with
+///   this driver as their *task executor preference* (SE-0417). Their nonisolated jobs — and
+///   those of their child tasks, `async let`s and task groups, which inherit the preference — are
+///   always enqueued here, whoever resumes them.
+/// - **Every other job of the driven world** — tasks the test body starts after it made the
+///   scheduler, tasks that driven code creates, their main-actor work, the actor jobs driven code
+///   starts — comes through the runtime's hooks, which ask ``DrivenWorld/take(_:on:)`` (the one
+///   routing decision; its file explains it).
+///
+/// ## Order
+///
+/// The drain loop runs every ready job, first in first out, before each action and before it
+/// returns: async work that an action makes ready (a sleep that ends, a value a signal sends) runs
+/// before virtual time moves, and the same input gives the same interleaving every time. A job
+/// bound for the main actor runs on the main actor: at once if the drain is on the main queue
+/// already, otherwise handed to the main queue while the drain waits for it.
+///
+/// ## Time
+///
+/// The driver owns its scheduler's virtual clock (``clock``): every reading of time in the work it
+/// runs is virtual (`Time/`). Its sleeps are in `Time/Sleeps.swift`; what it does when nobody
+/// drives it, in `Reports/Stalls.swift`.
+package final class TaskDriver: TaskExecutor {
+  /// Where a ready job must run.
+  package enum Target: Sendable {
+    /// On the drain's thread, on the generic executor: a nonisolated job, or an actor's job.
+    ///
+    /// It runs on the generic executor, as it would without Marbles: on this driver as its task
+    /// executor, a task that does not prefer it would hop at its next nonisolated call — one
+    /// more job. Jobs its code enqueues on "the current executor" then reach the default
+    /// executor, which must be ``SleepRouter`` for them to come back; where it is not, it runs on
+    /// this driver.
+    case global
+    /// On the drain's thread, with this driver as the task's executor: a job of a task that
+    /// prefers it (`scheduler.task`).
+    case preferred
+    /// On the main actor.
+    case main
+  }
+
+  struct ReadyJob: Sendable {
+    let job: UnownedJob
+    let target: Target
+  }
+
+  /// The ready jobs, in the order they became ready.
+  private let ready = Locked(FIFOQueue<ReadyJob>())
+  /// How many jobs are ready: read without the lock, so that a drain with no async work checks
+  /// for jobs without taking it between actions.
+  private let readyCount = Atomic(0)
+  /// Tasks with a larger id were created after this driver.
+  package let watermark: UInt64
+  /// How long, in real time, work may wait for a drain — or a drain for the main actor — before
+  /// it is given up and reported.
+  package let stallTimeout: Duration
+  /// The scheduler's virtual clock: what every reading of time in its work reads.
+  let clock = VirtualClockSlot()
+  /// Whether the driver drives the tasks of the test that made it (hooks, registration,
+  /// watchdog), or only what its scheduler starts itself.
+  let drivesTasks: Bool
+  /// What the watchdog, the reports and the release of the scheduler look at.
+  let watch = Locked(Watch())
+  /// How many drains have begun: the watchdog sees progress when it changes.
+  let drains = Atomic(0)
+  /// Whether the driver has let its work go; read by the routing decision without a lock.
+  let isAbandoned = Atomic(false)
+  /// How many standard sleeps are pending: read without a lock by ``makeReady(_:on:)``.
+  let standardSleepCount = Atomic(0)
+  /// The task whose step runs now, or 0.
+  private let stepTask = Atomic<UInt64>(0)
+  /// The engine of the scheduler this driver belongs to, while it exists.
+  private let owner = Locked(WeakCore())
+
+  struct WeakCore {
+    weak var core: SchedulerCore?
+  }
+
+  struct Watch {
+    /// Why the driver let its work go, once it has.
+    var abandonment: TestSchedulerFailure?
+    /// The tasks asleep on the scheduler's clock or a standard clock, which a give-up wakes.
+    var sleeps: [ObjectIdentifier: any AbandonableSleep] = [:]
+    /// The standard sleeps among them, by sleeping task, to end one early when its task comes
+    /// back first (cancelled).
+    var standardSleeps: [UInt64: StandardSleep] = [:]
+    /// The tasks whose main-actor job a drain stopped waiting for, because the main actor never
+    /// came free, and that has not run yet.
+    var waitingForTheMainActor: Set<UInt64> = []
+    /// What driven work did outside virtual time (a resumption from a real clock, a queue, a
+    /// thread, a Dispatch timer source), to name it in reports.
+    var notes: [String] = []
+    /// When the watchdog first saw the driver's work waiting with no drain, and the drain count
+    /// then.
+    var stalledSince: (at: ContinuousClock.Instant, drains: Int)?
+    var isDraining = false
+  }
+
+  /// The test's code that made the driver: its task, or its thread where no task was current.
+  let madeIn: DrivenWorld.Context
+
+  /// - Parameters:
+  ///   - stallTimeout: See ``stallTimeout``.
+  ///   - drivesTasks: Whether the driver drives the test's tasks (the `marbles` command's
+  ///     schedulers drive signals only: no hook, no thread).
+  package init(stallTimeout: Duration, drivesTasks: Bool = true) {
+    self.stallTimeout = stallTimeout
+    self.drivesTasks = drivesTasks
+    watermark = drivesTasks ? Jobs.nextTaskID() : .max
+    madeIn = DrivenWorld.currentContext
+    if drivesTasks { DrivenWorld.register(self, madeIn: madeIn) }
+  }
+
+  deinit {
+    if drivesTasks { DrivenWorld.unregister(ObjectIdentifier(self)) }
+  }
+
+  /// The engine of the scheduler this driver belongs to, if it still exists.
+  var core: SchedulerCore? {
+    owner.withLock { $0.core }
+  }
+
+  func attach(to core: SchedulerCore) {
+    owner.withLock { $0.core = core }
+  }
+
+  // MARK: Ready jobs
+
+  /// Takes a job of a task that prefers this executor.
+  package func enqueue(_ job: consuming ExecutorJob) {
+    if TaskDriver.current == nil, !DrivenWorld.isTestCode(of: self) { noteResumptionFromOutside() }
+    makeReady(UnownedJob(job), on: .preferred)
+  }
+
+  /// Notes that a driven task was resumed by code that is neither driven work nor the test's.
+  func noteResumptionFromOutside() {
+    note(
+      "a driven task was resumed from outside virtual time, by code the scheduler does not "
+        + "drive — a thread, a Dispatch queue, an actor with an executor of its own")
+  }
+
+  /// Makes a job ready to run at the scheduler's next drain — or, once the driver has let its
+  /// work go, sends it where it would have gone.
+  func makeReady(_ job: UnownedJob, on target: Target) {
+    if standardSleepCount.load(ordering: .acquiring) > 0 { endStandardSleepEarly(of: job) }
+    let isContinued = continuesTheRunningStep(job, on: target)
+    let isAbandoned = ready.withLock { ready -> Bool in
+      // NB: read under the ready lock, which a give-up holds while it sets the flag and empties
+      // the queue, so that no job is left behind.
+      guard !self.isAbandoned.load(ordering: .acquiring) else { return true }
+      if isContinued {
+        ready.pushFirst(ReadyJob(job: job, target: target))
+      } else {
+        ready.append(ReadyJob(job: job, target: target))
+      }
+      readyCount.add(1, ordering: .releasing)
+      return false
+    }
+    if isAbandoned { Self.release(ReadyJob(job: job, target: target), cancelling: false) }
+  }
+
+  /// How many jobs are ready to run.
+  package var readyJobCount: Int {
+    readyCount.load(ordering: .acquiring)
+  }
+
+  /// Takes the next ready job, if any.
+  func takeReadyJob() -> ReadyJob? {
+    guard readyCount.load(ordering: .acquiring) > 0 else { return nil }
+    return ready.withLock { ready in
+      let job = ready.popFirst()
+      if job != nil { readyCount.subtract(1, ordering: .releasing) }
+      return job
+    }
+  }
+
+  /// Puts a job taken but not run back, first in line.
+  func putBack(_ job: ReadyJob) {
+    ready.withLock { ready in
+      ready.pushFirst(job)
+      readyCount.add(1, ordering: .releasing)
+    }
+  }
+
+  /// Takes every ready job, for a give-up.
+  func takeEveryReadyJob(_ body: () -> Bool) -> [ReadyJob]? {
+    ready.withLock { ready -> [ReadyJob]? in
+      guard body() else { return nil }
+      var jobs: [ReadyJob] = []
+      while let job = ready.popFirst() { jobs.append(job) }
+      readyCount.store(0, ordering: .releasing)
+      return jobs
+    }
+  }
+
+  /// Runs a ready job: on this thread, or on the main actor. Call it inside
+  /// ``withCurrentDriver(_:)``.
+  ///
+  /// - Returns: `false` if the job is bound for the main actor and the main queue did not take it
+  ///   within ``stallTimeout``; it then runs whenever the main queue comes free.
+  func run(_ ready: ReadyJob) -> Bool {
+    let job = ready.job
+    stepTask.store(Jobs.taskID(of: job) ?? 0, ordering: .relaxed)
+    switch ready.target {
+    case .global where DefaultExecutor.isRouting:
+      Jobs.runOnGenericExecutor(job)
+    case .global, .preferred:
+      job.runSynchronously(on: asUnownedTaskExecutor())
+    case .main where MainQueue.isCurrent:
+      job.runSynchronously(on: MainActorRouter.shared.asUnownedSerialExecutor())
+    case .main:
+      let task = Jobs.taskID(of: job)
+      let ran = onTheMainQueue {
+        job.runSynchronously(on: MainActorRouter.shared.asUnownedSerialExecutor())
+      } stopsWaiting: {
+        // The job runs whenever the main queue comes free; until then its task is stuck on the
+        // main actor, which every report of it says.
+        if let task { _ = watch.withLock { $0.waitingForTheMainActor.insert(task) } }
+      } runsLate: {
+        if let task { _ = self.watch.withLock { $0.waitingForTheMainActor.remove(task) } }
+      }
+      return ran
+    }
+    return true
+  }
+
+  /// Runs `work` as this driver's on the main queue, from a drain on another thread, and waits for
+  /// it — at most ``stallTimeout`` of real time.
+  ///
+  /// - Parameters:
+  ///   - stopsWaiting: Called if the wait ends first (the main queue stayed busy).
+  ///   - runsLate: Called if `work` runs after the wait ended.
+  /// - Returns: Whether `work` ran within the wait.
+  func onTheMainQueue(
+    _ work: @escaping @Sendable () -> Void, stopsWaiting: () -> Void = {},
+    runsLate: @escaping @Sendable () -> Void = {}
+  ) -> Bool {
+    onQueue({ DispatchQueue.main.async(execute: $0) }, work, stopsWaiting: stopsWaiting,
+      runsLate: runsLate)
+  }
+
+  /// Runs `work` as this driver's where `submit` sends it, and waits for it — at most
+  /// ``stallTimeout`` of real time.
+  func onQueue(
+    _ submit: (@escaping @Sendable () -> Void) -> Void, _ work: @escaping @Sendable () -> Void,
+    stopsWaiting: () -> Void = {}, runsLate: @escaping @Sendable () -> Void = {}
+  ) -> Bool {
+    let done = DispatchSemaphore(value: 0)
+    // Whether the work has run, and whether the drain stopped waiting for it.
+    let handOff = Locked((ran: false, gaveUp: false))
+    submit {
+      self.withCurrentDriver(work)
+      let isLate = handOff.withLock { handOff in
+        handOff.ran = true
+        return handOff.gaveUp
+      }
+      if isLate { runsLate() }
+      done.signal()
+    }
+    let isDone = RealTime.reading {
+      done.wait(timeout: RealTime.deadline(after: stallTimeout)) == .success
+    }
+    guard isDone else {
+      let isLate = handOff.withLock { handOff in
+        handOff.gaveUp = true
+        return !handOff.ran
+      }
+      if isLate { stopsWaiting() }
+      return !isLate
+    }
+    return true
+  }
+
+  // MARK: The driver whose work this thread runs
+
+  /// Runs `body` with this driver recorded as the one whose work this thread is running, so that
+  /// the jobs enqueued meanwhile come here and every reading of time is the scheduler's.
+  package func withCurrentDriver<Result>(_ body: () throws -> Result) rethrows -> Result {
+    try ThreadSlot.driver.with(UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())) {
+      try clock.reading(body)
+    }
+  }
+
+  /// The driver whose work this thread is running, if any.
+  static var current: TaskDriver? {
+    guard let pointer = ThreadSlot.driver.value else { return nil }
+    return Unmanaged<TaskDriver>.fromOpaque(pointer).takeUnretainedValue()
+  }
+
+  /// Marks a drain's start and end, which the watchdog counts as progress.
+  func drain<Result>(_ body: () throws -> Result) rethrows -> Result {
+    drains.add(1, ordering: .relaxed)
+    watch.withLock {
+      $0.isDraining = true
+      $0.stalledSince = nil
+    }
+    defer { watch.withLock { $0.isDraining = false } }
+    // A synchronous XCTest method's new tasks wait for the first scheduler it drives.
+    TestTask.adoptHeldJobs(into: self)
+    return try withCurrentDriver(body)
+  }
+
+  /// Whether `job` continues, on the generic executor, the step of its task running now: the task
+  /// is leaving the main actor or an actor (a hop). Such a job runs next, before the jobs already
+  /// ready, as the global executor would start it at once.
+  private func continuesTheRunningStep(_ job: UnownedJob, on target: Target) -> Bool {
+    guard target != .main, TaskDriver.current === self, let id = Jobs.taskID(of: job) else {
+      return false
+    }
+    return id == stepTask.load(ordering: .relaxed)
+  }
+
+  /// Whether task `id`'s main-actor job waits for a main actor that never came free.
+  package func isWaitingForTheMainActor(_ id: UInt64?) -> Bool {
+    guard let id else { return false }
+    return watch.withLock { $0.waitingForTheMainActor.contains(id) }
+  }
+
+  /// Notes something driven work did outside virtual time, once.
+  func note(_ note: String) {
+    watch.withLock { watch in
+      if !watch.notes.contains(note) { watch.notes.append(note) }
+    }
+  }
+
+  /// What driven work did outside virtual time.
+  package var notes: [String] {
+    watch.withLock { $0.notes }
+  }
+
+  /// Sends a job where it would have gone without the driver, cancelling its task first if asked.
+  static func release(_ ready: ReadyJob, cancelling: Bool) {
+    if cancelling { Jobs.cancelTask(of: ready.job) }
+    switch ready.target {
+    case .global, .preferred: Jobs.enqueueGlobal(ready.job)
+    case .main: TestTask.enqueueMain(ready.job)
+    }
+  }
+}

@@ -1,0 +1,109 @@
+import CMarbleDriving
+@_spi(Internals) import Signals
+import Synchronization
+
+/// The standard library's own sleeps — `Task.sleep(for:)`, `Task.sleep(nanoseconds:)`,
+/// `Task.sleep(until:clock:)`, `ContinuousClock` and `SuspendingClock` — in virtual time.
+///
+/// Every standard sleep reaches the default executor (``SleepRouter`` explains why), which asks
+/// here where its wake-up goes:
+///
+/// - a task a driver drives (the routing decision, asked of the sleeping task): its wake-up is
+///   scheduled on that driver's scheduler — the queue `scheduler.clock` sleeps use — at the tick
+///   its deadline falls in, and it resumes inside the `advance`, `run` or `flush` that reaches it;
+/// - the test's own task, once it made a scheduler (the latest alive): the sleep *is*
+///   `advance(by:)` on it, as Kotlin's `runTest` does — the test body resumes when the scheduler
+///   has reached the deadline and run everything due by then;
+/// - anything else sleeps in real time.
+///
+/// ## Deadlines are taken literally
+///
+/// The deadline is an instant of the sleep's clock, read where the sleep starts — in driven work
+/// and in a test's task that reading is virtual, so the sleep wakes at the tick the deadline is in,
+/// rounded up, however it was computed: read before an `await`, advanced from the last deadline,
+/// read on another thread. A deadline read in real time before the scheduler was made is as far
+/// from tick 0 as it was from the scheduler's making.
+enum VirtualSleeps {
+  /// Takes a standard sleep of the current task into virtual time, if it belongs there.
+  ///
+  /// - Parameters:
+  ///   - wake: The runtime's wake-up job for the sleeping task.
+  ///   - remaining: How far the deadline is from now, as the sleeping code reads time.
+  /// - Returns: `false` if the sleep is a real one.
+  static func take(_ wake: UnownedJob, for remaining: Duration) -> Bool {
+    if let (driver, task) = DrivenWorld.driverOfTheCurrentTask() {
+      return driver.sleep(task, wake: wake, for: remaining) != nil
+    }
+    return TestTask.sleep(wake, for: remaining)
+  }
+}
+
+extension TaskDriver {
+  /// Records a sleep on the scheduler's clock, which a give-up wakes with cancellation.
+  ///
+  /// - Returns: `false` if the driver has let its work go: the sleep must end at once.
+  func register(_ sleep: some AbandonableSleep) -> Bool {
+    watch.withLock { watch in
+      guard watch.abandonment == nil else { return false }
+      watch.sleeps[ObjectIdentifier(sleep)] = sleep
+      return true
+    }
+  }
+
+  /// Forgets a sleep that ended.
+  func unregister(_ sleep: some AbandonableSleep) {
+    _ = watch.withLock { $0.sleeps.removeValue(forKey: ObjectIdentifier(sleep)) }
+  }
+
+  /// Puts a standard sleep on the scheduler's virtual time: its wake-up job runs at
+  /// `now + ceil(remaining / tick)` (at once for a deadline at or before now).
+  ///
+  /// - Parameters:
+  ///   - task: The sleeping task (the current one).
+  ///   - wake: The runtime's wake-up job for it.
+  ///   - remaining: How far the deadline is from the scheduler's now.
+  /// - Returns: The sleep, or `nil` if the scheduler is gone or let its work go: the sleep is a
+  ///   real one.
+  @discardableResult
+  func sleep(_ task: MarblesJobRef, wake: UnownedJob, for remaining: Duration) -> StandardSleep? {
+    guard let core else { return nil }
+    let sleep = StandardSleep(
+      task: task, wake: wake, wakeTick: core.now.clampedAdding(core.ticks(remaining)))
+    let isRegistered = watch.withLock { watch in
+      guard watch.abandonment == nil, let id = sleep.taskID else { return false }
+      watch.sleeps[ObjectIdentifier(sleep)] = sleep
+      watch.standardSleeps[id] = sleep
+      standardSleepCount.add(1, ordering: .releasing)
+      return true
+    }
+    guard isRegistered else {
+      sleep.discard()
+      return nil
+    }
+    sleep.scheduled(
+      core.schedule(at: sleep.wakeTick) { [self] in
+        if forget(sleep) { sleep.wakeUp(on: self) }
+      })
+    return sleep
+  }
+
+  /// Ends early the standard sleep of the task `job` belongs to, if it has one: the task came
+  /// back before the sleep's tick, which only its cancellation does.
+  func endStandardSleepEarly(of job: UnownedJob) {
+    guard let id = Jobs.taskID(of: job) else { return }
+    let sleep = watch.withLock { $0.standardSleeps[id] }
+    if let sleep, forget(sleep) { sleep.endEarly() }
+  }
+
+  /// Forgets a standard sleep that is ending.
+  ///
+  /// - Returns: Whether it was still recorded (a give-up may have taken it).
+  func forget(_ sleep: StandardSleep) -> Bool {
+    watch.withLock { watch in
+      guard watch.sleeps.removeValue(forKey: ObjectIdentifier(sleep)) != nil else { return false }
+      if let id = sleep.taskID { watch.standardSleeps[id] = nil }
+      standardSleepCount.subtract(1, ordering: .releasing)
+      return true
+    }
+  }
+}

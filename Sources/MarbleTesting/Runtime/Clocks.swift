@@ -1,0 +1,95 @@
+import CMarbleRuntime
+import Dispatch
+
+/// The Swift side of CMarbleRuntime's virtual clocks: one per scheduler, the thread's scope that
+/// says whose time a reading is, and real time for Marbles' own waits.
+///
+/// A reading of a standard clock (`ContinuousClock.now`, `Date()`, `DispatchTime.now()`, …) in a
+/// scope that names a live clock is that clock's epoch plus its elapsed virtual time; elsewhere it
+/// is real. Marbles enters the scope around the work it runs (drains, the jobs of a test's task)
+/// and, for the job that made a scheduler, until that job ends.
+final class VirtualClockSlot: @unchecked Sendable {
+  // NB: @unchecked: the pointer and generation are set once; the C clock is atomic inside, and
+  // ignores every call that names a generation it no longer has.
+  private let pointer: OpaquePointer
+  private let generation: UInt64
+
+  init() {
+    var generation: UInt64 = 0
+    pointer = marbles_clock_create(&generation)
+    self.generation = generation
+  }
+
+  deinit {
+    release()
+  }
+
+  /// Lets the clock go: readings of it become real, wherever its scope is still entered.
+  func release() {
+    marbles_clock_release(pointer, generation)
+  }
+
+  /// Sets the virtual time elapsed since tick 0 (saturating past 292 years).
+  func setElapsed(_ elapsed: Duration) {
+    let (seconds, attoseconds) = elapsed.components
+    let (nanoseconds, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+    let (total, overflowAgain) = nanoseconds.addingReportingOverflow(attoseconds / 1_000_000_000)
+    marbles_clock_set_elapsed(pointer, generation, overflow || overflowAgain ? .max : total)
+  }
+
+  /// How far after tick 0 a Dispatch deadline falls, or `nil` for `DISPATCH_TIME_FOREVER`.
+  func offset(ofDispatchTime when: UInt64) -> Duration? {
+    var offset: Int64 = 0
+    guard marbles_clock_offset_of_dispatch_time(pointer, when, &offset) else { return nil }
+    return .nanoseconds(offset)
+  }
+
+  /// Runs `body` with every reading on this thread this clock's.
+  func reading<Result>(_ body: () throws -> Result) rethrows -> Result {
+    let previous = marbles_clock_enter(pointer, generation, MARBLES_SCOPE_THREAD, nil)
+    defer { marbles_clock_restore(previous) }
+    return try body()
+  }
+
+  /// Makes this clock's the readings of the code running now on this thread until its job ends:
+  /// the task `task` (with `nil`, the thread while no task runs on it), or, on the main queue, the
+  /// queue's current block.
+  func readByTheRunningJob(of task: UnsafeRawPointer?, onTheMainQueue: Bool) {
+    _ = marbles_clock_enter(
+      pointer, generation, onTheMainQueue ? MARBLES_SCOPE_THREAD : MARBLES_SCOPE_TASK, task)
+    if onTheMainQueue {
+      // The job ends before the next block of the main queue runs.
+      DispatchQueue.main.async { [self] in
+        let current = marbles_clock_enter(nil, 0, MARBLES_SCOPE_NONE, nil)
+        if current.clock != pointer || current.generation != generation {
+          marbles_clock_restore(current)
+        }
+      }
+    }
+  }
+}
+
+/// Real time for Marbles' own waits, wherever they run.
+enum RealTime {
+  /// Runs `body` with this thread's readings real.
+  static func reading<Result>(_ body: () throws -> Result) rethrows -> Result {
+    marbles_real_time_begin()
+    defer { marbles_real_time_end() }
+    return try body()
+  }
+
+  /// A Dispatch deadline `duration` from now, in real time.
+  static func deadline(after duration: Duration) -> DispatchTime {
+    reading { DispatchTime.now() + DispatchTimeInterval.nanoseconds(Int(nanoseconds(duration))) }
+  }
+
+  /// Whether readings on this thread are virtual now.
+  static var isVirtualHere: Bool {
+    marbles_reads_virtual_time()
+  }
+
+  private static func nanoseconds(_ duration: Duration) -> Int64 {
+    let (seconds, attoseconds) = duration.components
+    return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+  }
+}

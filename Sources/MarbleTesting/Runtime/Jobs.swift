@@ -1,0 +1,87 @@
+import CMarbleDriving
+
+/// What the driven world asks of the Swift concurrency runtime about jobs and tasks: the small
+/// interface behind which its internals stay (the C declarations are `CMarbleDriving`'s). Each
+/// fact it relies on has a test named after it in the `RuntimeFacts` suite.
+enum Jobs {
+  /// The id of the task `job` is a step of, or `nil` for a job that is not a task's (an actor's
+  /// or a continuation's). Task ids grow with creation.
+  static func taskID(of job: UnownedJob) -> UInt64? {
+    taskID(of: unsafeBitCast(job, to: MarblesJobRef.self))
+  }
+
+  /// The id of the task `job` is a step of, or `nil` for a job that is not a task's.
+  static func taskID(of job: MarblesJobRef) -> UInt64? {
+    marbles_job_is_task(job) != 0 ? swift_task_getJobTaskId(job) : nil
+  }
+
+  /// The task running on this thread, if any.
+  static var currentTask: MarblesJobRef? {
+    swift_task_getCurrent()
+  }
+
+  /// The id of the task running on this thread, if any.
+  static var currentTaskID: UInt64? {
+    swift_task_getCurrent().map { swift_task_getJobTaskId($0) }
+  }
+
+  /// Whether the current task runs the first steps of a `Task.immediate` from nonisolated code,
+  /// in its caller: the runtime marks its executor so (generic, with kind 2).
+  static var isSynchronousStart: Bool {
+    let executor = swift_task_getCurrentExecutor()
+    return executor.identity == nil && executor.implementation == 2
+  }
+
+  /// Cancels the task a job belongs to, if it is a task. The job must not have run yet.
+  static func cancelTask(of job: UnownedJob) {
+    let ref = unsafeBitCast(job, to: MarblesJobRef.self)
+    if marbles_job_is_task(ref) != 0 { swift_task_cancel(ref) }
+  }
+
+  /// Sends a job to the global executor, past the hook.
+  static func enqueueGlobal(_ job: UnownedJob) {
+    ThreadSlot.bypassing { swift_task_enqueueGlobal(unsafeBitCast(job, to: MarblesJobRef.self)) }
+  }
+
+  /// Runs a job on the generic executor, on this thread, as the global executor would.
+  static func runOnGenericExecutor(_ job: UnownedJob) {
+    swift_job_run(
+      unsafeBitCast(job, to: MarblesJobRef.self),
+      MarblesExecutorRef(identity: nil, implementation: 0))
+  }
+
+  /// The id the next task will have at least: the id of a task made now. Every task created
+  /// before this call has a smaller id, every task created after it a larger one.
+  ///
+  /// The task is run at once, on this thread, by the executor it prefers: no thread is woken.
+  static func nextTaskID() -> UInt64 {
+    let probe = Task(executorPreference: InlineExecutor.shared) {}
+    return withExtendedLifetime(probe) {
+      swift_task_getJobTaskId(unsafeBitCast(probe, to: MarblesJobRef.self))
+    }
+  }
+
+  /// Runs a job on the thread that enqueues it, at once: for ``nextTaskID()``'s empty task.
+  private final class InlineExecutor: TaskExecutor {
+    static let shared = InlineExecutor()
+
+    func enqueue(_ job: consuming ExecutorJob) {
+      job.runSynchronously(on: asUnownedTaskExecutor())
+    }
+  }
+
+  /// Keeps a task alive (a retain).
+  static func retain(_ task: MarblesJobRef) {
+    _ = swift_retain(UnsafeMutableRawPointer(task))
+  }
+
+  /// Lets go of a task kept by ``retain(_:)``.
+  static func release(_ task: MarblesJobRef) {
+    swift_release(UnsafeMutableRawPointer(task))
+  }
+
+  /// Cancels a task (which must be alive).
+  static func cancel(_ task: MarblesJobRef) {
+    swift_task_cancel(task)
+  }
+}

@@ -1,0 +1,151 @@
+import CMarbleDriving
+import CMarbleRuntime
+import Dispatch
+import Synchronization
+@_spi(Internals) import Signals
+
+/// The runtime hooks Marbles installs, and when: a good neighbour in the test process.
+///
+/// - **When the process loads** (``installAtLoad()``): the main executor hook, which answers every
+///   "which executor is the main actor's?" with ``MainActorRouter``. It cannot wait for the first
+///   scheduler: a main-actor job already running then would run on an executor the runtime no
+///   longer calls the main one, and a `Task.immediate` it starts could not start in its caller.
+///   While no scheduler exists, the router passes every job to the main queue at once.
+/// - **At the first scheduler, and checked again at every new one** (``schedulerBegins()``): the
+///   global enqueue hook, chained to the hook it found (swift-concurrency-extras'
+///   `withMainSerialExecutor`, swift-async-algorithms' validation diagrams): the jobs Marbles does
+///   not take go there. Also the default executor (``DefaultExecutor``), once, and the Dispatch
+///   handlers of the virtual clock.
+/// - **When the last scheduler goes** (``schedulerEnds()``): the hook found is put back, unless
+///   another library replaced Marbles' meanwhile (then that one stays).
+///
+/// Everything here is compiled only for the toolchains Marbles was tested on
+/// (`MARBLES_TESTED_RUNTIME`, set by the manifest for Swift 6.3); elsewhere schedulers drive
+/// signals and `scheduler.task`s only, and say so once (``untestedToolchainNotice``).
+enum RuntimeHooks {
+  private struct State {
+    /// How many schedulers that drive tasks are alive.
+    var schedulers = 0
+    /// Whether the global hook Marbles installed is in place (as far as Marbles knows).
+    var isInstalled = false
+    var hasSaidToolchain = false
+  }
+
+  private static let state = Locked(State())
+  /// The global hook found when Marbles installed its own, which it calls for the jobs it does not
+  /// take; read by the hook without a lock.
+  private static let foundGlobalHook = Atomic<UInt>(0)
+
+  #if MARBLES_TESTED_RUNTIME
+    /// Marbles' global enqueue hook.
+    private static let globalHook: MarblesGlobalHook = { job, original in
+      guard !DrivenWorld.take(job, on: .global) else { return }
+      ThreadSlot.bypassing {
+        if let found = UnsafeRawPointer(bitPattern: RuntimeHooks.foundGlobalHook.load(ordering: .acquiring)) {
+          unsafeBitCast(found, to: MarblesGlobalHook.self)(job, original)
+        } else {
+          original(job)
+        }
+      }
+    }
+  #endif
+
+  /// What runs when the process loads.
+  static func installAtLoad() {
+    #if MARBLES_TESTED_RUNTIME
+      swift_task_getMainExecutor_hook = { _ in
+        unsafeBitCast(MainActorRouter.shared.asUnownedSerialExecutor(), to: MarblesExecutorRef.self)
+      }
+    #endif
+  }
+
+  /// A scheduler that drives tasks is made: installs the global hook unless it is in place,
+  /// saving the one it replaces.
+  static func schedulerBegins() {
+    #if MARBLES_TESTED_RUNTIME
+      DefaultExecutor.install()
+      VirtualDispatch.install()
+      state.withLock { state in
+        state.schedulers += 1
+        let installed = rawHook(swift_task_enqueueGlobal_hook)
+        let ours = rawHook(globalHook)
+        guard installed != ours else {
+          state.isInstalled = true
+          return
+        }
+        foundGlobalHook.store(UInt(bitPattern: installed), ordering: .releasing)
+        swift_task_enqueueGlobal_hook = globalHook
+        state.isInstalled = true
+      }
+    #else
+      let isFirst = state.withLock { state in
+        defer { state.hasSaidToolchain = true }
+        return !state.hasSaidToolchain
+      }
+      if isFirst { Platform.printError(untestedToolchainNotice + "\n") }
+    #endif
+  }
+
+  /// A scheduler that drives tasks is gone: after the last, puts back the hook Marbles found.
+  static func schedulerEnds() {
+    #if MARBLES_TESTED_RUNTIME
+      state.withLock { state in
+        state.schedulers -= 1
+        guard state.schedulers == 0, state.isInstalled else { return }
+        state.isInstalled = false
+        let found = UnsafeRawPointer(
+          bitPattern: foundGlobalHook.exchange(0, ordering: .acquiringAndReleasing))
+        guard rawHook(swift_task_enqueueGlobal_hook) == rawHook(globalHook) else { return }
+        swift_task_enqueueGlobal_hook = found.map { unsafeBitCast($0, to: MarblesGlobalHook.self) }
+      }
+    #endif
+  }
+
+  /// Whether Marbles' global hook is the runtime's now.
+  static var isGlobalHookInstalled: Bool {
+    #if MARBLES_TESTED_RUNTIME
+      rawHook(swift_task_enqueueGlobal_hook) == rawHook(globalHook)
+    #else
+      false
+    #endif
+  }
+
+  /// What a scheduler says once per process on a toolchain Marbles was not tested on.
+  static let untestedToolchainNotice =
+    "Marbles: this toolchain is not one Marbles' runtime hooks were tested on (Swift 6.3), so they "
+    + "are left out: schedulers drive signals, scheduler.clock and scheduler.task, but not the "
+    + "other tasks a test starts, and standard sleeps and readings of time stay real."
+
+  #if MARBLES_TESTED_RUNTIME
+    typealias MarblesGlobalHook = MarblesEnqueueGlobalHook
+
+    private static func rawHook(_ hook: MarblesGlobalHook?) -> UnsafeRawPointer? {
+      hook.map { unsafeBitCast($0, to: UnsafeRawPointer.self) }
+    }
+  #endif
+}
+
+/// The main actor's executor while Marbles' hooks are installed: a job that belongs to a driver
+/// goes to it; every other job runs on the main queue, as the runtime's own main executor does.
+///
+/// Jobs run "on" this executor, so that a main-actor task hopping to the main actor again does not
+/// suspend; its isolation checks ask whether the main queue is the current one.
+final class MainActorRouter: SerialExecutor, Sendable {
+  static let shared = MainActorRouter()
+
+  func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    if !DrivenWorld.take(unsafeBitCast(job, to: MarblesJobRef.self), on: .main) {
+      TestTask.enqueueMain(job)
+    }
+  }
+
+  func checkIsolated() {
+    dispatchPrecondition(condition: .onQueue(.main))
+  }
+
+  @available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *)
+  func isIsolatingCurrentContext() -> Bool? {
+    MainQueue.isCurrent
+  }
+}
