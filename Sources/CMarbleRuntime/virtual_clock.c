@@ -63,6 +63,13 @@ struct marbles_virtual_clock {
   int64_t mach_absolute_epoch;
   int64_t mach_continuous_epoch;
   int64_t elapsed;
+  /// How long, in real nanoseconds, a thread may read one frozen instant before its readings
+  /// start to move in real time (0: never).
+  int64_t frozen_limit;
+  /// How many times a thread's readings started to move that way.
+  uint64_t thawed;
+  /// The elapsed virtual time at the last such start.
+  int64_t thawed_at;
   marbles_virtual_clock *next_free;
 };
 
@@ -73,6 +80,20 @@ static uint64_t last_generation;
 static __thread marbles_clock_scope scope;
 static __thread int real_depth;
 static __thread uint64_t reading_count;
+
+/// A thread that keeps reading one virtual instant — a blocking sleep that reads the clock to know
+/// when it is done (`Thread.sleep`), a busy-wait on the clock — waits for time that cannot move
+/// while it blocks. After the clock's frozen limit of real time its readings move on in real time
+/// from that instant (so the wait ends), until the instant changes or the thread enters a new
+/// scope; the clock counts it, and the scheduler names it.
+static __thread struct {
+  marbles_virtual_clock *clock;
+  uint64_t generation;
+  int64_t elapsed;
+  uint64_t reads;
+  int64_t since;  // real CLOCK_MONOTONIC at the first read of the instant
+  bool thawed;
+} frozen;
 
 // MARK: The platform's clocks
 
@@ -202,6 +223,9 @@ marbles_virtual_clock *marbles_clock_create(uint64_t *created) {
   if (!clock) abort();
   read_epochs(clock);
   __atomic_store_n(&clock->elapsed, 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&clock->frozen_limit, 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&clock->thawed, 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&clock->thawed_at, 0, __ATOMIC_RELAXED);
   __atomic_store_n(&clock->generation, generation, __ATOMIC_RELEASE);
   *created = generation;
   return clock;
@@ -230,6 +254,7 @@ void marbles_clock_set_elapsed(
 marbles_clock_scope marbles_clock_enter(
     marbles_virtual_clock *clock, uint64_t generation, marbles_scope_kind kind, const void *task) {
   marbles_clock_scope previous = scope;
+  frozen.clock = 0;
   scope.clock = kind == MARBLES_SCOPE_NONE ? 0 : clock;
   scope.generation = generation;
   scope.kind = scope.clock ? kind : MARBLES_SCOPE_NONE;
@@ -237,7 +262,23 @@ marbles_clock_scope marbles_clock_enter(
   return previous;
 }
 
-void marbles_clock_restore(marbles_clock_scope previous) { scope = previous; }
+void marbles_clock_restore(marbles_clock_scope previous) {
+  frozen.clock = 0;
+  scope = previous;
+}
+
+void marbles_clock_set_frozen_limit(
+    marbles_virtual_clock *clock, uint64_t generation, int64_t nanoseconds) {
+  if (__atomic_load_n(&clock->generation, __ATOMIC_ACQUIRE) != generation) return;
+  __atomic_store_n(&clock->frozen_limit, nanoseconds, __ATOMIC_RELEASE);
+}
+
+uint64_t marbles_clock_thawed(
+    marbles_virtual_clock *clock, uint64_t generation, int64_t *elapsed) {
+  if (__atomic_load_n(&clock->generation, __ATOMIC_ACQUIRE) != generation) return 0;
+  *elapsed = __atomic_load_n(&clock->thawed_at, __ATOMIC_ACQUIRE);
+  return __atomic_load_n(&clock->thawed, __ATOMIC_ACQUIRE);
+}
 
 void marbles_real_time_begin(void) { real_depth++; }
 
@@ -279,12 +320,44 @@ bool marbles_reads_virtual_time(void) {
 
 uint64_t marbles_thread_reading_count(void) { return reading_count; }
 
+/// How far this thread's readings of the instant `elapsed` have moved on in real time (see
+/// `frozen`): 0 until it has read that instant for the clock's frozen limit. The real clock is
+/// read at the first read of an instant and at the 2nd, 4th, 8th… read of it after that, so a hot
+/// loop of readings pays for a handful.
+static int64_t thawed_by(marbles_virtual_clock *clock, uint64_t generation, int64_t elapsed) {
+  if (frozen.clock != clock || frozen.generation != generation || frozen.elapsed != elapsed) {
+    frozen.clock = clock;
+    frozen.generation = generation;
+    frozen.elapsed = elapsed;
+    frozen.reads = 1;
+    frozen.thawed = false;
+    frozen.since = 0;
+    return 0;
+  }
+  if (frozen.thawed) return real_reading(CLOCK_MONOTONIC) - frozen.since;
+  frozen.reads++;
+  if ((frozen.reads & (frozen.reads - 1)) != 0) return 0;
+  int64_t limit = __atomic_load_n(&clock->frozen_limit, __ATOMIC_ACQUIRE);
+  if (limit <= 0) return 0;
+  int64_t now = real_reading(CLOCK_MONOTONIC);
+  if (frozen.since == 0) {
+    frozen.since = now;
+    return 0;
+  }
+  if (now - frozen.since < limit) return 0;
+  frozen.thawed = true;
+  frozen.since = now;
+  __atomic_store_n(&clock->thawed_at, elapsed, __ATOMIC_RELEASE);
+  __atomic_fetch_add(&clock->thawed, 1, __ATOMIC_ACQ_REL);
+  return 0;
+}
+
 /// A clock's reading of `epoch`'s clock now, or `false` if it was let go meanwhile.
 static bool virtual_value(
     marbles_virtual_clock *clock, uint64_t generation, int64_t epoch, int64_t *value) {
   int64_t elapsed = __atomic_load_n(&clock->elapsed, __ATOMIC_ACQUIRE);
   if (__atomic_load_n(&clock->generation, __ATOMIC_ACQUIRE) != generation) return false;
-  *value = epoch + elapsed;
+  *value = epoch + elapsed + thawed_by(clock, generation, elapsed);
   return true;
 }
 
@@ -398,9 +471,11 @@ static bool virtual_mach(bool continuous, uint64_t *value) {
   if (!clock) return false;
   mach_timebase_info_data_t base;
   mach_timebase_info(&base);
-  int64_t elapsed = __atomic_load_n(&clock->elapsed, __ATOMIC_ACQUIRE) * base.denom / base.numer;
+  int64_t nanoseconds = __atomic_load_n(&clock->elapsed, __ATOMIC_ACQUIRE);
   int64_t epoch = continuous ? clock->mach_continuous_epoch : clock->mach_absolute_epoch;
   if (__atomic_load_n(&clock->generation, __ATOMIC_ACQUIRE) != generation) return false;
+  nanoseconds += thawed_by(clock, generation, nanoseconds);
+  int64_t elapsed = nanoseconds * base.denom / base.numer;
   *value = (uint64_t)(epoch + elapsed);
   return true;
 }

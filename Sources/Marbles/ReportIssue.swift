@@ -26,6 +26,21 @@ func reportIssue(
   }
 }
 
+/// Reports a warning — something the test should know that does not fail it — at the caller's
+/// source location: a Swift Testing issue of severity `.warning`; in an XCTest run (which has no
+/// warnings) a line on standard error naming the place.
+func reportWarning(
+  _ message: String, fileID: String, filePath: StaticString, line: UInt, column: UInt
+) {
+  let location = SourceLocation(
+    fileID: fileID, filePath: "\(filePath)", line: Int(line), column: Int(column))
+  if Test.current != nil {
+    Issue.record(Comment(rawValue: message), severity: .warning, sourceLocation: location)
+  } else {
+    Platform.printError("\(filePath):\(line):\(column): warning: \(message)\n")
+  }
+}
+
 /// Where an assertion or an expectation was written, so that its failures are reported there.
 struct SourceSite: Sendable {
   var fileID: String
@@ -54,15 +69,31 @@ struct SourceSite: Sendable {
     for failure in core.takeUnreportedFailures() { report("\(failure)") }
   }
 
+  /// Reports `message` as a warning here (``reportWarning(_:fileID:filePath:line:column:)``).
+  func warn(_ message: String) {
+    reportWarning(
+      MessageBounds.capped(message), fileID: fileID, filePath: filePath, line: line,
+      column: column)
+  }
+
   /// Reports each task started with `scheduler.task` that is still suspended though the scheduler
   /// has nothing left to run: nothing in virtual time will resume it.
+  ///
+  /// What driven work did outside virtual time (a Dispatch timer source, which runs in real time)
+  /// is named in those reports; when no task is stuck, each such note not named before is a
+  /// warning of its own — never silent, and not a failure, since the test may mean it.
   func reportStalledTasks(of core: SchedulerCore) {
     guard !core.hasLiveWork else { return }
     let notes = core.driver.notes
     let seen =
       notes.isEmpty
       ? "" : " Driven work did this outside virtual time: " + notes.joined(separator: "; ") + "."
-    for task in core.tasks.takeUnfinished() {
+    let unfinished = core.tasks.takeUnfinished()
+    let unnamed = core.driver.takeUnnamedNotes()
+    if unfinished.isEmpty {
+      for note in unnamed { warn("Driven work did this outside virtual time: \(note).") }
+    }
+    for task in unfinished {
       guard !core.driver.isWaitingForTheMainActor(task.taskID) else {
         report(
           "\(task.name) (started at tick \(task.startedAt)) is still suspended at tick "

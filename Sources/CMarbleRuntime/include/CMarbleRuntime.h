@@ -39,6 +39,17 @@ void marbles_clock_release(marbles_virtual_clock *_Nonnull clock, uint64_t gener
 void marbles_clock_set_elapsed(
     marbles_virtual_clock *_Nonnull clock, uint64_t generation, int64_t nanoseconds);
 
+/// Sets how long, in real nanoseconds, a thread may keep reading one virtual instant before its
+/// readings move on in real time from it (0: never) — so that a blocking wait on the clock in
+/// driven work (`Thread.sleep`, a busy-wait) ends.
+void marbles_clock_set_frozen_limit(
+    marbles_virtual_clock *_Nonnull clock, uint64_t generation, int64_t nanoseconds);
+
+/// How many times a thread's readings of `clock` moved on in real time that way, and (in
+/// `elapsed`) the virtual time elapsed at the last of them.
+uint64_t marbles_clock_thawed(
+    marbles_virtual_clock *_Nonnull clock, uint64_t generation, int64_t *_Nonnull elapsed);
+
 /// Whose code reads a clock's virtual time on a thread.
 typedef enum {
   /// Nobody's: readings are real.

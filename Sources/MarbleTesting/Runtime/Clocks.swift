@@ -37,6 +37,22 @@ final class VirtualClockSlot: @unchecked Sendable {
     marbles_clock_set_elapsed(pointer, generation, overflow || overflowAgain ? .max : total)
   }
 
+  /// Sets how long, in real time, a thread may keep reading one virtual instant before its
+  /// readings move on in real time from it, so that a blocking wait on the clock ends.
+  func setFrozenLimit(_ limit: Duration) {
+    let (seconds, attoseconds) = limit.components
+    marbles_clock_set_frozen_limit(
+      pointer, generation, seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+  }
+
+  /// The virtual time elapsed when a thread's readings last moved on in real time (a blocking
+  /// wait on the clock), or `nil` if none did.
+  var lastThawedAt: Duration? {
+    var elapsed: Int64 = 0
+    guard marbles_clock_thawed(pointer, generation, &elapsed) > 0 else { return nil }
+    return .nanoseconds(elapsed)
+  }
+
   /// How far after tick 0 a Dispatch deadline falls, or `nil` for `DISPATCH_TIME_FOREVER`.
   func offset(ofDispatchTime when: UInt64) -> Duration? {
     var offset: Int64 = 0

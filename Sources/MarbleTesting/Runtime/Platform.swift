@@ -40,7 +40,7 @@ struct ThreadLocalSlot: @unchecked Sendable {
   }
 }
 
-enum Platform {
+package enum Platform {
   /// This thread, as a number.
   static var threadID: UInt {
     #if canImport(Darwin)
@@ -78,7 +78,7 @@ enum Platform {
   }
 
   /// Writes `text` to standard error.
-  static func printError(_ text: String) {
+  package static func printError(_ text: String) {
     var text = text
     text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
   }

@@ -101,6 +101,8 @@ package final class TaskDriver: TaskExecutor {
     /// What driven work did outside virtual time (a resumption from a real clock, a queue, a
     /// thread, a Dispatch timer source), to name it in reports.
     var notes: [String] = []
+    /// How many of `notes` a report has named.
+    var notesNamed = 0
     /// When the watchdog first saw the driver's work waiting with no drain, and the drain count
     /// then.
     var stalledSince: (at: ContinuousClock.Instant, drains: Int)?
@@ -119,6 +121,7 @@ package final class TaskDriver: TaskExecutor {
     self.drivesTasks = drivesTasks
     watermark = drivesTasks ? Jobs.nextTaskID() : .max
     madeIn = DrivenWorld.currentContext
+    clock.setFrozenLimit(stallTimeout)
     if drivesTasks { DrivenWorld.register(self, madeIn: madeIn) }
   }
 
@@ -336,7 +339,29 @@ package final class TaskDriver: TaskExecutor {
 
   /// What driven work did outside virtual time.
   package var notes: [String] {
-    watch.withLock { $0.notes }
+    noteBlockingWaitsOnTheClock()
+    return watch.withLock { $0.notes }
+  }
+
+  /// The notes no report has named yet, marking them named.
+  package func takeUnnamedNotes() -> [String] {
+    noteBlockingWaitsOnTheClock()
+    return watch.withLock { watch in
+      defer { watch.notesNamed = watch.notes.count }
+      return Array(watch.notes.dropFirst(watch.notesNamed))
+    }
+  }
+
+  /// Notes a thread of driven work that read one virtual instant for longer than the stall
+  /// timeout — a blocking wait on the clock, which virtual time cannot end while it blocks — and
+  /// whose readings therefore moved on in real time.
+  private func noteBlockingWaitsOnTheClock() {
+    guard let thawedAt = clock.lastThawedAt, let core else { return }
+    note(
+      "a blocking wait read the clock at tick \(core.ticks(thawedAt)) for longer than the stall "
+        + "timeout (\(stallTimeout) of real time) — Thread.sleep, or a loop waiting for the clock "
+        + "to pass a time — and virtual time cannot move while it blocks, so its readings moved "
+        + "on in real time until it ended; use a standard sleep (Task.sleep) in driven work")
   }
 
   /// Sends a job where it would have gone without the driver, cancelling its task first if asked.

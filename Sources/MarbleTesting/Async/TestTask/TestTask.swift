@@ -32,9 +32,11 @@ enum TestTask {
         }
       }
     }
+    // With no task (an XCTest method that is not async, run on the main thread), the thread's
+    // readings are the scheduler's while no task runs on it, until the scheduler is released.
+    let task = Jobs.currentTask.map { UnsafeRawPointer($0) }
     driver.clock.readByTheRunningJob(
-      of: Jobs.currentTask.map { UnsafeRawPointer($0) },
-      onTheMainQueue: ThreadSlot.testTask == nil && MainQueue.isCurrent)
+      of: task, onTheMainQueue: task != nil && ThreadSlot.testTask == nil && MainQueue.isCurrent)
   }
 
   // MARK: The test's jobs
