@@ -67,6 +67,7 @@ clean:
 
 ## Release-build benchmarks in the separate Benchmarks/ package (the root keeps zero dependencies).
 bench:
+	$(SWIFT) build -c release --package-path Benchmarks
 	BENCH_FILTER="$(FILTER)" $(SWIFT) run -c release --package-path Benchmarks MarblesBenchmarks
 
 ## The main job: every fixture from the command line — each table, PASS/FAIL, a summary.

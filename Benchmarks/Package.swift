@@ -29,7 +29,13 @@ let package = Package(
         .product(name: "CombineSchedulers", package: "combine-schedulers"),
         .product(name: "MarblesOpenCombine", package: "MarblesOpenCombine"),
       ]
-    )
+    ),
+    .target(name: "StreamLoop"),
+    // Phase g's bare loop in a process that does not link Marbles, and in one that does.
+    .executableTarget(name: "StreamLoopAlone", dependencies: ["StreamLoop"]),
+    .executableTarget(
+      name: "StreamLoopLinkingMarbles",
+      dependencies: ["StreamLoop", .product(name: "MarbleTesting", package: "Marbles")]),
   ],
   swiftLanguageModes: [.v6]
 )

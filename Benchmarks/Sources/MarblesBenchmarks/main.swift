@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import MarbleTesting
 import Signals
 
@@ -213,6 +214,34 @@ _ = measure(
   scheduler.run()
   precondition(recorder.values.count == hundredThousand)
   return recorder.values.count
+}
+
+if isSelected("g. bare loop") { SideProcesses.compare() }
+
+// Phase j: a million `ContinuousClock.now` readings in driven work (a scheduler's task, where each
+// reading is the scheduler's virtual time) against the same loop in a detached task outside any
+// scheduler (real readings). Each reading is folded into the result so that none is dropped.
+@inline(never) func readTheClock(_ count: Int) -> Int {
+  var sum = 0
+  for _ in 0..<count {
+    sum &+= Int(truncatingIfNeeded: ContinuousClock.now.hashValue)
+  }
+  return sum
+}
+let readingsOutside = await measureAsync("j. 1M ContinuousClock.now, no scheduler", items: million) {
+  await Task.detached { readTheClock(million) }.value
+}
+_ = measure(
+  "j. 1M ContinuousClock.now in driven work", items: million, baseline: readingsOutside
+) {
+  let scheduler = TestScheduler()
+  let sum = Mutex(0)
+  scheduler.task {
+    let result = readTheClock(million)
+    sum.withLock { $0 = result }
+  }
+  scheduler.run()
+  return sum.withLock { $0 }
 }
 
 // Phase h: Combine on virtual time, against combine-schedulers' TestScheduler. Their queue is
