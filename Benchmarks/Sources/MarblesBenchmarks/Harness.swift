@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-
 import MallocStats
 
 /// Runs a phase five times and reports the median, so one slow run (the other core busy) does not

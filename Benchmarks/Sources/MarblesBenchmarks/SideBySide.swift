@@ -261,14 +261,19 @@ enum SideBySide {
       }
       _ = await measure("i. search, Marbles scheduler.task") { await searcherWithSchedulerTask() }
       let marbles = await measure("i. search, Marbles plain Task") { await searcherWithMarbles() }
-      print(Harness.comparison("i. search: TestClock time / Marbles time", ratio: testClock.seconds / marbles.seconds))
+      print(
+        Harness.comparison(
+          "i. search: TestClock time / Marbles time", ratio: testClock.seconds / marbles.seconds))
       let modelClock = await measure("i. @MainActor view model, TestClock") {
         await viewModelWithTestClock()
       }
       let model = await measure("i. @MainActor view model, Marbles") {
         await viewModelWithMarbles()
       }
-      print(Harness.comparison("i. view model: TestClock time / Marbles time", ratio: modelClock.seconds / model.seconds))
+      print(
+        Harness.comparison(
+          "i. view model: TestClock time / Marbles time", ratio: modelClock.seconds / model.seconds)
+      )
       let bare = await measure("i. bare-sleep view model, Marbles (no clock)") {
         await bareSleepViewModelWithMarbles()
       }
@@ -278,9 +283,11 @@ enum SideBySide {
       }
       print(
         Harness.comparison(
-          "i. bare sleeps: TestClock (injected) / Marbles", ratio: modelClock.seconds / bare.seconds))
+          "i. bare sleeps: TestClock (injected) / Marbles", ratio: modelClock.seconds / bare.seconds
+        ))
       print(
-        Harness.comparison("i. bare sleeps: real time / Marbles", ratio: real.seconds / bare.seconds))
+        Harness.comparison(
+          "i. bare sleeps: real time / Marbles", ratio: real.seconds / bare.seconds))
       for (name, sleepers) in [
         ("i. 1,000 sleepers, TestClock", sleepersWithTestClock),
         ("i. 1,000 sleepers, Marbles", sleepersWithMarbles),

@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import MarbleTesting
 import Signals
+import Synchronization
 
 // Marbles benchmarks: each phase is run 5 times and the median printed as
 //   phase  seconds  ns/item  ratio-to-baseline
@@ -120,7 +120,9 @@ func measureOnce(_ name: String, items: Int, _ body: () -> Int) -> Double {
   let start = DispatchTime.now().uptimeNanoseconds
   Harness.consume(body())
   let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-  print(Harness.Measurement(name: name + " (1 run)", seconds: seconds, items: items, baseline: nil).line)
+  print(
+    Harness.Measurement(name: name + " (1 run)", seconds: seconds, items: items, baseline: nil).line
+  )
   return seconds
 }
 
@@ -228,7 +230,8 @@ if isSelected("g. bare loop") { SideProcesses.compare() }
   }
   return sum
 }
-let readingsOutside = await measureAsync("j. 1M ContinuousClock.now, no scheduler", items: million) {
+let readingsOutside = await measureAsync("j. 1M ContinuousClock.now, no scheduler", items: million)
+{
   await Task.detached { readTheClock(million) }.value
 }
 _ = measure(

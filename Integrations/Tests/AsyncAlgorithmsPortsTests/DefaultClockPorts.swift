@@ -47,11 +47,11 @@ import Testing
 
   /// `TestDebounce.swift`, every block, with `debounce(for: .steps(3))`.
   @Test(arguments: [
-      Port("test_delayingValues", "abcd----e---f-g----|", output: "------d----e-----g-|"),
-      Port("test_delayingValues_dangling_last", "abcd----e---f-g-|", output: "------d----e----[g|]"),
-      Port("test_finishDoesntDebounce", "a|", output: "-[a|]"),
-      Port("test_throwDoesntDebounce", "a^", output: "-^"),
-      Port("test_noValues", "----|", output: "----|")
+    Port("test_delayingValues", "abcd----e---f-g----|", output: "------d----e-----g-|"),
+    Port("test_delayingValues_dangling_last", "abcd----e---f-g-|", output: "------d----e----[g|]"),
+    Port("test_finishDoesntDebounce", "a|", output: "-[a|]"),
+    Port("test_throwDoesntDebounce", "a^", output: "-^"),
+    Port("test_noValues", "----|", output: "----|"),
   ])
   func debounce(_ port: Port) throws {
     try validate(port.input, output: port.output) {
@@ -61,22 +61,39 @@ import Testing
 
   /// `TestThrottle.swift`, every block, with `_throttle(for: .steps(rate), latest: latest)`.
   @Test(arguments: [
-      Port("test_rate_0", "abcdefghijk|", rate: 0, latest: true, output: "abcdefghijk|"),
-      Port("test_rate_0_leading_edge", "abcdefghijk|", rate: 0, latest: false, output: "abcdefghijk|"),
-      Port("test_rate_1", "abcdefghijk|", rate: 1, latest: true, output: "abcdefghijk|"),
-      Port("test_rate_1_leading_edge", "abcdefghijk|", rate: 1, latest: false, output: "abcdefghijk|"),
-      Port("test_rate_2", "abcdefghijk|", rate: 2, latest: true, output: "a-c-e-g-i-k|"),
-      Port("test_rate_2_leading_edge", "abcdefghijk|", rate: 2, latest: false, output: "a-b-d-f-h-j|"),
-      Port("test_rate_3", "abcdefghijk|", rate: 3, latest: true, output: "a--d--g--j--[k|]"),
-      Port("test_rate_3_leading_edge", "abcdefghijk|", rate: 3, latest: false, output: "a--b--e--h--[k|]"),
-      Port("test_throwing", "abcdef^hijk|", rate: 2, latest: true, output: "a-c-e-^"),
-      Port("test_throwing_leading_edge", "abcdef^hijk|", rate: 2, latest: false, output: "a-b-d-^"),
-      Port("test_emission_2_rate_1", "-a-b-c-d-e-f-g-h-i-j-k-|", rate: 1, latest: true, output: "-a-b-c-d-e-f-g-h-i-j-k-|"),
-      Port("test_emission_2_rate_2", "-a-b-c-d-e-f-g-h-i-j-k-|", rate: 2, latest: true, output: "-a-b-c-d-e-f-g-h-i-j-k-|"),
-      Port("test_emission_3_rate_2", "--a--b--c--d--e--f--g|", rate: 2, latest: true, output: "--a--b--c--d--e--f--g|"),
-      Port("test_emission_2_rate_3", "-a-b-c-d-e-f-g-h-i-j-k-|", rate: 3, latest: true, output: "-a---c---e---g---i---k-|"),
-      Port("test_trailing_delay_without_latest", "abcdefghijkl|", rate: 3, latest: false, output: "a--b--e--h--[k|]"),
-      Port("test_trailing_delay_with_latest", "abcdefghijkl|", rate: 3, latest: true, output: "a--d--g--j--[l|]")
+    Port("test_rate_0", "abcdefghijk|", rate: 0, latest: true, output: "abcdefghijk|"),
+    Port(
+      "test_rate_0_leading_edge", "abcdefghijk|", rate: 0, latest: false, output: "abcdefghijk|"),
+    Port("test_rate_1", "abcdefghijk|", rate: 1, latest: true, output: "abcdefghijk|"),
+    Port(
+      "test_rate_1_leading_edge", "abcdefghijk|", rate: 1, latest: false, output: "abcdefghijk|"),
+    Port("test_rate_2", "abcdefghijk|", rate: 2, latest: true, output: "a-c-e-g-i-k|"),
+    Port(
+      "test_rate_2_leading_edge", "abcdefghijk|", rate: 2, latest: false, output: "a-b-d-f-h-j|"),
+    Port("test_rate_3", "abcdefghijk|", rate: 3, latest: true, output: "a--d--g--j--[k|]"),
+    Port(
+      "test_rate_3_leading_edge", "abcdefghijk|", rate: 3, latest: false, output: "a--b--e--h--[k|]"
+    ),
+    Port("test_throwing", "abcdef^hijk|", rate: 2, latest: true, output: "a-c-e-^"),
+    Port("test_throwing_leading_edge", "abcdef^hijk|", rate: 2, latest: false, output: "a-b-d-^"),
+    Port(
+      "test_emission_2_rate_1", "-a-b-c-d-e-f-g-h-i-j-k-|", rate: 1, latest: true,
+      output: "-a-b-c-d-e-f-g-h-i-j-k-|"),
+    Port(
+      "test_emission_2_rate_2", "-a-b-c-d-e-f-g-h-i-j-k-|", rate: 2, latest: true,
+      output: "-a-b-c-d-e-f-g-h-i-j-k-|"),
+    Port(
+      "test_emission_3_rate_2", "--a--b--c--d--e--f--g|", rate: 2, latest: true,
+      output: "--a--b--c--d--e--f--g|"),
+    Port(
+      "test_emission_2_rate_3", "-a-b-c-d-e-f-g-h-i-j-k-|", rate: 3, latest: true,
+      output: "-a---c---e---g---i---k-|"),
+    Port(
+      "test_trailing_delay_without_latest", "abcdefghijkl|", rate: 3, latest: false,
+      output: "a--b--e--h--[k|]"),
+    Port(
+      "test_trailing_delay_with_latest", "abcdefghijkl|", rate: 3, latest: true,
+      output: "a--d--g--j--[l|]"),
   ])
   func throttle(_ port: Port) throws {
     try validate(port.input, output: port.output) {

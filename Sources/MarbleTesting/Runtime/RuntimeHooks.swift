@@ -1,8 +1,8 @@
 import CMarbleDriving
 import CMarbleRuntime
 import Dispatch
-import Synchronization
 @_spi(Internals) import Signals
+import Synchronization
 
 /// The runtime hooks Marbles installs, and when: a good neighbour in the test process.
 ///
@@ -41,7 +41,9 @@ enum RuntimeHooks {
     private static let globalHook: MarblesGlobalHook = { job, original in
       guard !DrivenWorld.take(job, on: .global) else { return }
       ThreadSlot.bypassing {
-        if let found = UnsafeRawPointer(bitPattern: RuntimeHooks.foundGlobalHook.load(ordering: .acquiring)) {
+        if let found = UnsafeRawPointer(
+          bitPattern: RuntimeHooks.foundGlobalHook.load(ordering: .acquiring))
+        {
           unsafeBitCast(found, to: MarblesGlobalHook.self)(job, original)
         } else {
           original(job)

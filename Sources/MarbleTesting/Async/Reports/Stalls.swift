@@ -1,5 +1,6 @@
 @_spi(Internals) import Signals
 import Synchronization
+
 /// What a driver does when nobody drives it: the watchdog's look, and giving the work up.
 ///
 /// A driver whose jobs have been ready — or whose tasks have slept in virtual time — for

@@ -1,6 +1,6 @@
 import CMarbleDriving
-import Synchronization
 @_spi(Internals) import Signals
+import Synchronization
 
 /// Which ``TaskDriver`` — which test's ``TestScheduler`` — owns a job: the one routing decision
 /// behind every runtime hook Marbles installs.
@@ -95,7 +95,9 @@ package enum DrivenWorld {
   /// The routing decision (see the top of this file). A job held for its thread is queued for it
   /// here, under the registry's lock, so that a drain adopting the thread's jobs sees them in order.
   private static func decide(_ job: MarblesJobRef, target: TaskDriver.Target) -> Decision {
-    guard liveDriverCount.load(ordering: .relaxed) > 0, !ThreadSlot.isBypassing else { return .pass }
+    guard liveDriverCount.load(ordering: .relaxed) > 0, !ThreadSlot.isBypassing else {
+      return .pass
+    }
     let jobTask = Jobs.taskID(of: job)
     let isTask = jobTask != nil
     let id = jobTask ?? 0

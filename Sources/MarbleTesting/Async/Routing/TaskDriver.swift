@@ -249,7 +249,8 @@ package final class TaskDriver: TaskExecutor {
     _ work: @escaping @Sendable () -> Void, stopsWaiting: () -> Void = {},
     runsLate: @escaping @Sendable () -> Void = {}
   ) -> Bool {
-    onQueue({ DispatchQueue.main.async(execute: $0) }, work, stopsWaiting: stopsWaiting,
+    onQueue(
+      { DispatchQueue.main.async(execute: $0) }, work, stopsWaiting: stopsWaiting,
       runsLate: runsLate)
   }
 
