@@ -85,17 +85,17 @@ let package = Package(
     .testTarget(
       name: "MarblesTests",
       dependencies: ["Marbles", "MarbleTesting", "Signals", "TestSupport"],
-      swiftSettings: swiftSettings
+      swiftSettings: swiftSettings + testedRuntime
     ),
     .testTarget(
       name: "MarblesXCTests",
       dependencies: ["Marbles", "MarbleTesting", "Signals", "TestSupport"],
-      swiftSettings: swiftSettings
+      swiftSettings: swiftSettings + testedRuntime
     ),
     .testTarget(
       name: "MarbleTestingTests",
-      dependencies: ["MarbleTesting", "Signals"],
-      swiftSettings: swiftSettings
+      dependencies: ["MarbleTesting", "Signals", "CMarbleRuntime"],
+      swiftSettings: swiftSettings + testedRuntime
     ),
     .testTarget(
       name: "SignalsTests",

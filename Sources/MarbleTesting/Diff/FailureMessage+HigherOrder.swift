@@ -74,7 +74,8 @@ extension FailureMessage {
         ([
           "inner signal `\(key)` sent at frame \(sentAt) differs at its frame \(diff.tick)",
           "  outer     \(expectedMarble)",
-        ] + drawn.rows + legendLine(drawn.legend) + oneFrameGroupNote(drawn.rows)).joined(
+        ] + drawn.rows + legendLine(drawn.legend) + oneFrameGroupNote(printed: [drawn.actualRow]))
+        .joined(
           separator: "\n")
     }
 

@@ -74,7 +74,7 @@ extension FailureMessage {
       indent: 0)
     var lines =
       ["marbles differ at frame \(diff.tick)"] + drawn.rows + legendLine(drawn.legend)
-      + oneFrameGroupNote(drawn.rows)
+      + oneFrameGroupNote(printed: [drawn.actualRow])
     if drawn.isClipped {
       lines.append(
         "  (the rows are cut to the frames around frame \(diff.tick); expected has "
@@ -89,7 +89,7 @@ extension FailureMessage {
   static func marbleRows<Value: Equatable & Sendable, Failure: Error & Equatable>(
     expectedMarble: String, actual: [Recorded<Event<Value, Failure>>],
     diff: EventListDiff<Value, Failure>, values: [Character: Value], tick: Duration, indent: Int
-  ) -> (rows: [String], legend: [String], isClipped: Bool) {
+  ) -> (rows: [String], legend: [String], isClipped: Bool, actualRow: String) {
     let drawn = diagram(actual, values: values, tick: tick)
     let pad = String(repeating: " ", count: indent)
     // Spaces around a marble only align it in the source; both rows start at frame 0 here.
@@ -125,7 +125,7 @@ extension FailureMessage {
     }
     legend +=
       clipped == nil ? drawn.legend : MessageBounds.entries(drawn.legend, namedIn: actualRow)
-    return (rows, MessageBounds.legend(legend, visible: nil), clipped != nil)
+    return (rows, MessageBounds.legend(legend, visible: nil), clipped != nil, actualRow)
   }
 
   /// Recorded events drawn with the characters of `values` wherever a value matches one; any other
@@ -139,10 +139,11 @@ extension FailureMessage {
       named: { value in keys.first { values[$0] == value } }, reserved: Set(keys))
   }
 
-  /// The note that explains the printer's one-frame groups, for rows that use one: `[ab]` is not
-  /// RxJS's notation, and a reader meets it first in a failure.
-  static func oneFrameGroupNote(_ rows: [String]) -> [String] {
-    guard rows.contains(where: { $0.contains("[") }) else { return [] }
+  /// The note that explains the printer's one-frame groups, when a marble it printed uses one:
+  /// `[ab]` is not RxJS's notation, and a reader meets it first in a failure. Only the printed
+  /// marbles are looked at — not a caret line or a legend, whose value texts may hold a `[`.
+  static func oneFrameGroupNote(printed marbles: [some StringProtocol]) -> [String] {
+    guard marbles.contains(where: { $0.contains("[") }) else { return [] }
     return [
       "  ([ab] means a and b came in one frame, one after the other; unlike (ab), the group takes "
         + "that one frame only)"

@@ -165,6 +165,8 @@ extension MarbleTable {
     var firstDifference: Int?
     func noteDifference(_ frame: Int) { firstDifference = min(firstDifference ?? frame, frame) }
     var output: [String] = []
+    // The marbles printed for actual rows, for the one-frame group note.
+    var printed: [Substring] = []
     var lastSubsRow: [String: Int] = [:]
     for (index, row) in rows.enumerated() where row.kind == .subs { lastSubsRow[row.label] = index }
     var recording: Result<[LiteralRewrite.TableRecord], LiteralRewrite.Refusal> = .success([])
@@ -198,6 +200,7 @@ extension MarbleTable {
         let marbles =
           diagram.marbles.count > end + 1
           ? diagram.marbles.prefix(end) + "…" : Substring(diagram.marbles)
+        printed.append(marbles)
         output.append(
           row.wasLine(
             marbles + Self.legendSuffix(MessageBounds.legend(diagram.legend, visible: nil)),
@@ -264,7 +267,9 @@ extension MarbleTable {
       }
     }
     if !mismatches.isEmpty {
-      output += FailureMessage.oneFrameGroupNote(output).map { $0.trimmingMarbleAlignment }
+      output += FailureMessage.oneFrameGroupNote(printed: printed).map {
+        $0.trimmingMarbleAlignment
+      }
       output.append("")
       output.append(contentsOf: mismatches)
     }

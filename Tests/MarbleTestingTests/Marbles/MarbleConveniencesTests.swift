@@ -83,4 +83,23 @@ import Testing
         values: Marble.characterValues))
     #expect(!plain.contains("in one frame"))
   }
+
+  /// Found from outside: a value whose text holds a `[` brought the `[ab]` note to a failure that
+  /// printed no one-frame group.
+  @Test func aBracketInAValueBringsNoOneFrameGroupNote() throws {
+    let values: [Character: String] = ["a": #"loaded(["swift", "swiftui"])"#]
+    let expected = try Marble.parse("-a|", values: values)
+    let message = try #require(
+      FailureMessage.marbles(
+        expectedMarble: "-a|", expected: expected,
+        actual: [.next(1, #"loaded(["swift"])"#), .completed(2)], values: values))
+    #expect(
+      message == #"""
+        marbles differ at frame 1
+          expected  -a|
+          actual    -b|
+                     ^ expected next("loaded([\"swift\", \"swiftui\"])") at frame 1, got next("loaded([\"swift\"])")
+          where a = loaded(["swift", "swiftui"]), b = "loaded([\"swift\"])"
+        """#)
+  }
 }

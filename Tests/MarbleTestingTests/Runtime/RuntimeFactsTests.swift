@@ -1,0 +1,88 @@
+import CMarbleRuntime
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+
+@testable import MarbleTesting
+
+// The facts about the Swift runtime, Foundation and Dispatch that the driven world relies on and
+// that no public API promises, one test named after each ("How it works" in the async article
+// lists the same). They hold on the toolchains the runtime code is compiled for
+// (`MARBLES_TESTED_RUNTIME`, Package.swift); a new toolchain that breaks one fails here first.
+#if MARBLES_TESTED_RUNTIME
+
+  @Suite struct RuntimeFacts {
+    /// A task executor that keeps the jobs enqueued on it.
+    final class Catching: TaskExecutor, @unchecked Sendable {
+      // NB: @unchecked: `jobs` is behind its mutex.
+      let jobs = Mutex<[UnownedJob]>([])
+      func enqueue(_ job: consuming ExecutorJob) {
+        let unowned = UnownedJob(job)
+        jobs.withLock { $0.append(unowned) }
+      }
+      func runAll() {
+        for job in jobs.withLock({ jobs in
+          defer { jobs = [] }; return jobs
+        }) {
+          job.runSynchronously(on: asUnownedTaskExecutor())
+        }
+      }
+    }
+
+    final class Marks: Sendable {
+      let value = Mutex<[Bool]>([])
+    }
+
+    @Test func aJobsKindByteSaysItIsATasksAndItsIdIsTheTasks() async {
+      let executor = Catching()
+      let task = Task(executorPreference: executor) { Jobs.currentTaskID }
+      let job = executor.jobs.withLock { $0.first }
+      let jobTaskID = job.flatMap { Jobs.taskID(of: $0) }
+      executor.runAll()
+      let taskID = await task.value
+      #expect(jobTaskID != nil)
+      #expect(jobTaskID == taskID)
+    }
+
+    @Test func taskIDsGrowWithCreation() async {
+      let first = Jobs.nextTaskID()
+      let task = Task { Jobs.currentTaskID }
+      let second = Jobs.nextTaskID()
+      let id = try! #require(await task.value)
+      #expect(first < id && id < second)
+    }
+
+    @Test func aTaskImmediatesFirstStepsRunOnTheGenericExecutorMarkedTwo() async {
+      let marks = Marks()
+      await Task.detached {
+        Task.immediate { marks.value.withLock { $0.append(Jobs.isSynchronousStart) } }
+        marks.value.withLock { $0.append(Jobs.isSynchronousStart) }
+      }.value
+      #expect(marks.value.withLock { $0 } == [true, false])
+    }
+
+    @Test func theDefaultExecutorCanBeReplaced() {
+      _ = TestScheduler()
+      #expect(DefaultExecutor.isRouting)
+    }
+
+    @Test func everyStandardReadingOfTimeReachesTheClockWrapper() {
+      #expect(marbles_virtualizes_readings())
+      let readings: [(String, () -> Void)] = [
+        ("ContinuousClock.now", { _ = ContinuousClock.now }),
+        ("SuspendingClock.now", { _ = SuspendingClock.now }),
+        ("Date()", { _ = Date() }),
+        ("DispatchTime.now()", { _ = DispatchTime.now() }),
+        ("DispatchWallTime.now()", { _ = DispatchWallTime.now() }),
+        ("ProcessInfo.systemUptime", { _ = ProcessInfo.processInfo.systemUptime }),
+      ]
+      for (name, read) in readings {
+        let before = marbles_thread_reading_count()
+        read()
+        #expect(marbles_thread_reading_count() > before, "\(name) did not reach clock_gettime")
+      }
+    }
+  }
+
+#endif
