@@ -31,22 +31,13 @@ import Testing
     let runtimeMap = build.appendingPathComponent("CMarbleRuntime.build/module.modulemap")
     let drivingMap = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .appendingPathComponent("../../Sources/CMarbleDriving/module.modulemap").standardized
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [
+    let (status, text) = try runTool([
       "swiftc", "-typecheck", "-swift-version", "6", "-I", modules.path,
       "-Xcc", "-fmodule-map-file=\(runtimeMap.path)", "-Xcc",
       "-fmodule-map-file=\(drivingMap.path)",
       source.path,
-    ]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = output
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    let text = String(decoding: data, as: UTF8.self)
-    #expect(process.terminationStatus != 0)
+    ])
+    #expect(status != 0)
     for (theirs, ours) in [
       ("awaitItem()", "nextValue()"), ("awaitEvent()", "nextEvent()"),
       ("skipItems", "skip(_:)"),

@@ -173,17 +173,10 @@ import Testing
     defer { try? FileManager.default.removeItem(at: folder) }
     try listing.lines.joined(separator: "\n").write(
       to: folder.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["swift", "package", "--package-path", folder.path, "dump-package"]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = output
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    let text = String(decoding: data, as: UTF8.self)
-    #expect(process.terminationStatus == 0, "\(listing.file):\(listing.line): \(text)")
+    let (status, text) = try runTool([
+      "swift", "package", "--package-path", folder.path, "dump-package",
+    ])
+    #expect(status == 0, "\(listing.file):\(listing.line): \(text)")
     #expect(text.contains("\"Marbles\""), "\(listing.file):\(listing.line): \(text)")
   }
 }
