@@ -2,17 +2,17 @@
 SWIFT ?= swift
 ZERO_DEP_MODULES := Sources/Signals Sources/MarbleTesting Sources/MarbleFixtures
 
-.PHONY: build test docs docs-pictures test-tsan integration-stress lint format check-imports bench demo screenshots clean
+.PHONY: build test docs docs-pictures test-tsan integration-stress lint format check-imports check-portability bench demo screenshots clean
 
 build:
 	$(SWIFT) build
 
-## Runs the whole test suite: the import check; the root package's unit tests, seed scenarios,
+## Runs the whole test suite: the import and portability checks; the root package's unit tests, seed scenarios,
 ## fixtures and article listings; then the Integrations package (swift-async-algorithms' diagram
 ## tests, the Combine ports, the search model); then the documentation build and its checks.
 ## MARBLES_RECORD is cleared: many tests fail on purpose (inside withKnownIssue), and record mode
 ## would rewrite their sources.
-test: check-imports
+test: check-imports check-portability
 	MARBLES_RECORD= $(SWIFT) test --parallel
 	MARBLES_RECORD= $(SWIFT) test --parallel --package-path Integrations
 	scripts/docs.sh
@@ -61,6 +61,12 @@ check-imports:
 	cli=$$(grep -rnE '^[[:space:]]*(@preconcurrency |public |package |internal )?import (XCTest|Testing|Marbles|MarbleTesting|Signals)([[:space:]]|$$)' Sources/MarblesCLI); \
 	if [ -n "$$cli" ]; then echo "the marbles command may import only MarbleFixtures (and FoundationEssentials):"; echo "$$cli"; exit 1; fi; \
 	echo "check-imports: ok"
+
+## Source compatibility with every platform the manifest names, which CI on Linux cannot build:
+## import chains, no module-qualified names, OS-specific calls only in Platform files and C shims
+## (each with a Darwin twin), and availability that matches the manifest.
+check-portability:
+	$(SWIFT) scripts/check-portability.swift
 
 clean:
 	rm -rf .build

@@ -74,6 +74,14 @@ let package = Package(
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
       ],
       swiftSettings: swiftSettings),
+    // Marbles beside another library that hooks the runtime, in one test process.
+    .testTarget(
+      name: "NeighboursTests",
+      dependencies: [
+        .product(name: "MarbleTesting", package: "Marbles"),
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+      ],
+      swiftSettings: swiftSettings),
     // Imports only what a Linux user of the Combine bridge imports.
     .testTarget(
       name: "CombineUserTests",

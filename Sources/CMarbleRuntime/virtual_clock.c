@@ -15,8 +15,8 @@
 // Linux: a definition in the executable comes before the C library's in the dynamic linker's
 // search, so the runtime's, Foundation's and Dispatch's calls reach this one, which calls the C
 // library's (found with dlsym(RTLD_NEXT); a raw system call where that finds none, as in a fully
-// static executable). It is weak: in a static link the C library's own wins, and readings stay
-// real there.
+// static executable). It is weak (strong under the thread sanitizer: see wrappers.h): in a static
+// link the C library's own wins, and readings stay real there.
 // Darwin (written for, not built here): DYLD_INTERPOSE of `clock_gettime`,
 // `clock_gettime_nsec_np`, `mach_absolute_time`, `mach_continuous_time` and `gettimeofday`, which
 // dyld honours for images present at launch; elsewhere readings stay real.
@@ -28,6 +28,7 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+#include "wrappers.h"
 #elif defined(__APPLE__)
 #include <mach/mach_time.h>
 #include <sys/time.h>
@@ -109,7 +110,7 @@ static int system_clock_gettime(clockid_t id, struct timespec *time) {
 static clock_gettime_fn resolve_clock_gettime(void) {
   clock_gettime_fn real = __atomic_load_n(&real_clock_gettime_fn, __ATOMIC_ACQUIRE);
   if (real == 0) {
-    real = (clock_gettime_fn)dlsym(RTLD_NEXT, "clock_gettime");
+    real = (clock_gettime_fn)marbles_real_function("__interceptor_clock_gettime", "clock_gettime");
     if (real == 0) real = system_clock_gettime;
     __atomic_store_n(&real_clock_gettime_fn, real, __ATOMIC_RELEASE);
   }
@@ -412,7 +413,7 @@ bool marbles_clock_offset_of_dispatch_time(
 
 #if defined(MARBLES_TESTED_RUNTIME) && defined(__linux__)
 
-__attribute__((weak)) int clock_gettime(clockid_t id, struct timespec *time) {
+MARBLES_WRAPPER int clock_gettime(clockid_t id, struct timespec *time) {
   reading_count++;
   int64_t nanoseconds;
   if (scope.clock && virtual_reading(id, &nanoseconds)) {

@@ -15,6 +15,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #endif
+#include "wrappers.h"
 #include <stddef.h>
 #include <stdlib.h>
 
@@ -57,6 +58,17 @@ static void *resolve(void **cache, void *handle, const char *name) {
   return symbol;
 }
 
+/// The function a wrapper stands in front of (see wrappers.h).
+static void *resolve_real(void **cache, const char *interceptor, const char *name) {
+  void *symbol = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
+  if (!symbol) {
+    symbol = marbles_real_function(interceptor, name);
+    if (!symbol) abort();
+    __atomic_store_n(cache, symbol, __ATOMIC_RELEASE);
+  }
+  return symbol;
+}
+
 static void *block_copy_symbol, *block_release_symbol, *after_symbol, *async_f_symbol,
     *set_timer_symbol, *main_queue_symbol;
 
@@ -78,21 +90,23 @@ void marbles_dispatch_async(void *queue, void *context, void (*work)(void *)) {
 }
 
 #if defined(MARBLES_TESTED_RUNTIME)
-__attribute__((weak)) void dispatch_after(uint64_t when, void *queue, void *block) {
+MARBLES_WRAPPER void dispatch_after(uint64_t when, void *queue, void *block) {
   marbles_dispatch_after_handler handler = __atomic_load_n(&after_handler, __ATOMIC_ACQUIRE);
   if (handler && marbles_reads_virtual_time()) {
     void *copy = block_copy(block);
     if (handler(when, queue, copy)) return;
     marbles_block_release(copy);
   }
-  ((dispatch_after_fn)resolve(&after_symbol, RTLD_NEXT, "dispatch_after"))(when, queue, block);
+  ((dispatch_after_fn)resolve_real(&after_symbol, "__interceptor_dispatch_after", "dispatch_after"))(
+      when, queue, block);
 }
 
-__attribute__((weak)) void dispatch_source_set_timer(
+MARBLES_WRAPPER void dispatch_source_set_timer(
     void *source, uint64_t start, uint64_t interval, uint64_t leeway) {
   marbles_dispatch_timer_handler handler = __atomic_load_n(&timer_handler, __ATOMIC_ACQUIRE);
   if (handler && marbles_reads_virtual_time()) handler(source);
-  ((dispatch_set_timer_fn)resolve(&set_timer_symbol, RTLD_NEXT, "dispatch_source_set_timer"))(
+  ((dispatch_set_timer_fn)resolve_real(
+      &set_timer_symbol, "__interceptor_dispatch_source_set_timer", "dispatch_source_set_timer"))(
       source, start, interval, leeway);
 }
 #endif

@@ -73,7 +73,7 @@ func marblesFailure<Value: Equatable & Sendable, Failure: Error & Equatable, Key
     recording.record(
       keyed.mapError { LiteralRewrite.Refusal("values: cannot be read: \($0)") }
         .flatMap { RecordedMarble.events(events, values: $0, error: error, tick: tick) }
-        .map { [$0] }) ?? ""
+        .map { [$0] }, replacing: [marbles]) ?? ""
   }
   do {
     let values = try Marble.characterKeyed(values, for: marbles)
@@ -208,8 +208,9 @@ func subscriptionsFailure<Value: Sendable, Failure: Error>(
 ) -> String? {
   let tick = signal.core.tick
   func recorded() -> String {
-    recording.record(.success(RecordedMarble.subscriptions(signal.subscriptions, tick: tick)))
-      ?? ""
+    recording.record(
+      .success(RecordedMarble.subscriptions(signal.subscriptions, tick: tick)),
+      replacing: marbles) ?? ""
   }
   do {
     var expected: [Subscription] = []

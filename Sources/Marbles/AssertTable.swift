@@ -156,7 +156,7 @@ private func assertTable<
     if !report.passed {
       let recorded =
         RecordingSite(site: site, target: .table((try? report.recording.get()) ?? []))
-        .record(report.recording.map { _ in [] }) ?? ""
+        .record(report.recording.map { _ in [] }, replacing: [table]) ?? ""
       site.report(
         Finding(
           message: "table failed\n\(report.text)" + recorded, picture: report.picture.svg()))

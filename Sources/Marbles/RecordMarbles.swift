@@ -9,7 +9,14 @@ struct RecordingSite: Sendable {
   /// Records `marbles` — the actual marbles, or why they cannot be written — if record mode
   /// (``/MarbleTesting/MarbleRecording``) says so, and returns what to add to the assertion's
   /// failure: what was written where, or why nothing was; `nil` when there is nothing to say.
-  func record(_ marbles: Result<[String], LiteralRewrite.Refusal>) -> String? {
+  ///
+  /// - Parameters:
+  ///   - marbles: The marbles to write, or why there are none.
+  ///   - expected: The text the assertion compared: its marble literals' (for a table, the
+  ///     table's); a call that no longer holds it is not rewritten.
+  func record(
+    _ marbles: Result<[String], LiteralRewrite.Refusal>, replacing expected: [String]
+  ) -> String? {
     let environment = MarbleRecording.environment
     if MarbleRecording.scoped == nil, let unknown = environment.unknown {
       return "\nMARBLES_RECORD is \"\(unknown)\", which names no mode (failed, missing or never): "
@@ -20,7 +27,8 @@ struct RecordingSite: Sendable {
     do {
       let marbles = try marbles.get()
       let written = try SourceRecorder.record(
-        marbles, at: target, onlyIfEmpty: mode == .missing, path: "\(site.filePath)",
+        marbles, replacing: expected, at: target, onlyIfEmpty: mode == .missing,
+        path: "\(site.filePath)",
         line: Int(site.line), column: Int(site.column))
       guard written else { return nil }
       let shown =

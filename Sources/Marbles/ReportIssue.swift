@@ -16,6 +16,7 @@ import XCTest
 func reportIssue(
   _ message: String, fileID: String, filePath: StaticString, line: UInt, column: UInt
 ) {
+  TestIssueRecorder.registered
   let location = SourceLocation(
     fileID: fileID, filePath: "\(filePath)", line: Int(line), column: Int(column))
   if Test.current != nil {
@@ -178,8 +179,15 @@ enum PendingWork {
 }
 
 /// What `MarbleTesting` calls to report, on the current test, a failure no assertion carries (a
-/// hang a scheduler prevented, found when it is released). `MarbleTesting` finds it by name.
-enum TestIssueRecorder: FailureReporting {
+/// hang a scheduler prevented, found when it is released). It is registered with
+/// `FailureReporter` when the process loads `Marbles` (see `Platform.swift`), and again by every
+/// report of an assertion (`registered`), for toolchains that cannot run code at load.
+enum TestIssueRecorder {
+  /// Registers this reporter, once.
+  static let registered: Void = FailureReporter.register("Marbles") { message, site in
+    TestIssueRecorder.report(message, at: site)
+  }
+
   static func report(_ message: String, at site: SchedulerSite) {
     SourceSite(fileID: site.fileID, filePath: site.filePath, line: site.line, column: site.column)
       .report(message)

@@ -27,25 +27,18 @@ package struct Console: Sendable {
 
   /// The process's standard output and standard error.
   package static let standard = Console(
-    output: { write($0, to: 1) }, error: { write($0, to: 2) })
+    output: { writeAll($0, to: 1) }, error: { writeAll($0, to: 2) })
 
   /// Whether standard output is a terminal.
   package static var outputIsTerminal: Bool { isatty(1) == 1 }
 
   /// Writes all of `text` to the file descriptor, retrying after interruptions and short writes.
-  private static func write(_ text: String, to descriptor: Int32) {
+  private static func writeAll(_ text: String, to descriptor: Int32) {
     var text = text
     text.withUTF8 { buffer in
       var offset = 0
       while offset < buffer.count {
-        #if canImport(Darwin)
-          let written = Darwin.write(
-            descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-        #elseif canImport(Musl)
-          let written = Musl.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-        #else
-          let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-        #endif
+        let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
         if written < 0 {
           if errno == EINTR { continue }
           return  // A closed pipe or a full disk: nothing more can be said there.

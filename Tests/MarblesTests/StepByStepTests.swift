@@ -80,6 +80,7 @@ import Testing
     results.expectCompletion()
   }
 
+  @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
   @MainActor @Test func observationsStepByStepOnTheMainActor() {
     let scheduler = TestScheduler()
     let model = BareSleepSearchViewModel()

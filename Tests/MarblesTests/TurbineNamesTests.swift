@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Turbine's step names point to Marbles' own: code written with them does not compile, and the

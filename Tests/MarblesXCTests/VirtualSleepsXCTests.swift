@@ -36,6 +36,7 @@ import XCTest
     XCTAssertEqual(scheduler.now, 750)
   }
 
+  @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
   func testStepByStepOnTheMainActor() {
     let scheduler = TestScheduler()
     let model = BareSleepSearchViewModel()
@@ -91,6 +92,7 @@ final class VirtualSleepsXCTests: XCTestCase {
     results.expectCompletion()
   }
 
+  @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
   func testTaskImmediateInAnAsyncTestBody() async {
     let scheduler = TestScheduler()
     let woke = Mutex<[Int]>([])

@@ -2,6 +2,7 @@ import Foundation
 import MarbleTesting
 import Marbles
 import Signals
+import TestSupport
 import XCTest
 
 /// The XCTest path. Linux XCTest has no `XCTExpectFailure`, so this case overrides `recordFailure` to
@@ -22,7 +23,7 @@ final class XCTestPathTests: XCTestCase {
     }
   }
 
-  private func capture(_ body: () -> Void) -> [(description: String, file: String, line: Int)] {
+  func capture(_ body: () -> Void) -> [(description: String, file: String, line: Int)] {
     captured = []
     capturing = true
     body()
@@ -71,20 +72,21 @@ final class XCTestPathTests: XCTestCase {
   }
 
   func testRecordModeRewritesTheLiteralAndTheFailureSaysSo() throws {
-    let path: StaticString = "/tmp/marbles-record-xctest.swift"
-    let text = "func testX() {\n  assertMarbles(recorder, \"\")\n}\n"
-    try text.write(toFile: "\(path)", atomically: true, encoding: .utf8)
+    let folder = makeScratchFolder("record-xctest")
+    defer { removeScratchFolder(folder) }
+    writeFile("func testX() {\n  assertMarbles(recorder, \"\")\n}\n", to: folder + "/X.swift")
     let scheduler = TestScheduler()
     let recorder = scheduler.record(try scheduler.cold("-a-b|"))
     scheduler.run()
     let failures = capture {
-      withMarbleRecording(.failed) {
-        assertMarbles(recorder, "", filePath: path, line: 2, column: 16)
+      SourceRecorder.$folder.withValue(folder) {
+        withMarbleRecording(.failed) {
+          assertMarbles(recorder, "", filePath: "X.swift", line: 2, column: 16)
+        }
       }
     }
     XCTAssertEqual(
-      try String(contentsOfFile: "\(path)", encoding: .utf8),
-      "func testX() {\n  assertMarbles(recorder, \"-a-b|\")\n}\n")
+      readFile(folder + "/X.swift"), "func testX() {\n  assertMarbles(recorder, \"-a-b|\")\n}\n")
     XCTAssertEqual(failures.count, 1)
     XCTAssertTrue(
       failures.first?.description.hasSuffix(

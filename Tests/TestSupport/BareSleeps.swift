@@ -52,6 +52,7 @@ public enum BareSleepSearchAPI {
     self.clock = clock
   }
 
+  @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
   public func load() {
     Task.immediate {
       state = "loading"

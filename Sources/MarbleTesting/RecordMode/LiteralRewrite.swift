@@ -91,7 +91,15 @@ package enum LiteralRewrite {
       }
       let start = lineStarts[row.line - 1]
       let end = lineEnd(start)
-      let marbleStart = start + indent + row.marbleColumn - 1
+      // The table counts columns in characters; the edit is in bytes.
+      let line = String(decoding: text[min(start + indent, end)..<end], as: UTF8.self)
+      guard
+        let column = line.index(
+          line.startIndex, offsetBy: row.marbleColumn - 1, limitedBy: line.endIndex)
+      else {
+        throw Refusal("the table's row at line \(row.line) is not where its literal is")
+      }
+      let marbleStart = start + indent + line.utf8.distance(from: line.startIndex, to: column)
       var marbleEnd = end
       while marbleEnd > marbleStart,
         text[marbleEnd - 1] == UInt8(ascii: " ") || text[marbleEnd - 1] == UInt8(ascii: "\t")

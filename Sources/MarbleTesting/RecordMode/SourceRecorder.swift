@@ -1,4 +1,5 @@
 @_spi(Internals) import Signals
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -11,11 +12,17 @@
 /// Writes recorded marbles into a source file: finds the call an assertion made (by the line and
 /// column the compiler gave it), the literal it names, and rewrites only that literal.
 ///
-/// Writes to one file are serialized — a lock per file in this process, and `flock` against
-/// other processes — and each write reads the file anew, so several rewrites of one file, also
-/// from tests running in parallel, all land. The line and column a call was compiled at are
-/// mapped through the edits already made to the file in this process (a rewrite before a call
-/// on its line, a table that gained a row above it), so a later call is still found.
+/// A literal is rewritten only when it holds exactly the expected text the failing assertion
+/// compared; anything else means the file changed since it was compiled, and nothing is written.
+///
+/// Writes to one file are serialized — a lock per file in this process, and `flock` on the
+/// file's folder (which no rename replaces) against other processes — and each write reads the
+/// file anew and replaces it through a temporary file of its own, so several rewrites of one
+/// file, also from test processes running in parallel, all land. The line and column a call was
+/// compiled at are mapped through the edits already made to the file in this process (a rewrite
+/// before a call on its line, a table that gained a row above it), so a later call is still
+/// found. A symbolic link is followed: its target is rewritten, keeping its mode, and the link
+/// stays a link.
 package enum SourceRecorder {
   /// What to rewrite at a call.
   package enum Target: Sendable {
@@ -32,11 +39,17 @@ package enum SourceRecorder {
     case table([LiteralRewrite.TableRecord])
   }
 
+  /// The folder a relative file path is taken from (the working directory when `nil`): lets a
+  /// test record into scratch files in a temporary folder of its own.
+  @TaskLocal package static var folder: String?
+
   /// Records `marbles` (one per marble argument; none for a table) at the call at `line`:`column`
-  /// of the file at `path`.
+  /// of the file at `path`, if the call's literals still hold `expected`.
   ///
   /// - Parameters:
   ///   - marbles: The marbles to write.
+  ///   - expected: What the assertion compared: its marble literals' text, one per literal (for
+  ///     a table, the table's whole text).
   ///   - target: Which literal(s) of the call.
   ///   - onlyIfEmpty: Whether to write only into empty literals (`MARBLES_RECORD=missing`).
   ///   - path: The source file.
@@ -45,36 +58,41 @@ package enum SourceRecorder {
   /// - Returns: Whether anything was written.
   /// - Throws: Why the call's literal cannot be rewritten.
   package static func record(
-    _ marbles: [String], at target: Target, onlyIfEmpty: Bool,
+    _ marbles: [String], replacing expected: [String], at target: Target, onlyIfEmpty: Bool,
     path: String, line: Int, column: Int
   ) throws(LiteralRewrite.Refusal) -> Bool {
-    try files.withLock { files -> Result<Bool, LiteralRewrite.Refusal> in
-      var log = files[path] ?? EditLog()
+    let file = try resolved(path)
+    return try files.withLock { files -> Result<Bool, LiteralRewrite.Refusal> in
+      var log = files[file] ?? EditLog()
       let written = Result { () throws(LiteralRewrite.Refusal) -> Bool in
-        try withFileLock(path) { () throws(LiteralRewrite.Refusal) -> Bool in
-          let source = try readFile(path)
+        try withFolderLock(file) { () throws(LiteralRewrite.Refusal) -> Bool in
+          let source = try readFile(file)
           let current = log.map(line: line, column: column)
           let scanner = SwiftCallScanner(String(decoding: source, as: UTF8.self))
           guard let start = scanner.offset(line: current.line, column: current.column) else {
-            throw LiteralRewrite.Refusal("the call at \(path):\(line) is no longer where it was")
+            throw LiteralRewrite.Refusal(
+              "\(path) changed since it was compiled: it has no line \(line), column \(column) "
+                + "any more; nothing was written")
           }
           let edits = try self.edits(
-            marbles, at: target, onlyIfEmpty: onlyIfEmpty, scanner: scanner, callStart: start)
+            marbles, replacing: expected, at: target, onlyIfEmpty: onlyIfEmpty,
+            scanner: scanner, callStart: start)
           guard !edits.isEmpty else { return false }
-          try writeFile(LiteralRewrite.apply(edits, to: source), to: path)
+          try writeFile(LiteralRewrite.apply(edits, to: source), to: file)
           log.note(edits, in: scanner)
           return true
         }
       }
-      files[path] = log
+      files[file] = log
       return written
     }.get()
   }
 
-  /// The edits that record `marbles` at the call starting at `callStart`.
+  /// The edits that record `marbles` at the call starting at `callStart`, whose literals must
+  /// hold `expected`.
   package static func edits(
-    _ marbles: [String], at target: Target, onlyIfEmpty: Bool, scanner: SwiftCallScanner,
-    callStart: Int
+    _ marbles: [String], replacing expected: [String], at target: Target, onlyIfEmpty: Bool,
+    scanner: SwiftCallScanner, callStart: Int
   ) throws(LiteralRewrite.Refusal) -> [LiteralRewrite.Edit] {
     guard let open = scanner.callParenthesis(from: callStart),
       let (arguments, end) = scanner.arguments(openingAt: open)
@@ -101,6 +119,7 @@ package enum SourceRecorder {
       guard let first = arguments.first, let literal = first.literal else {
         throw LiteralRewrite.Refusal("the marble is not a string literal")
       }
+      try check([literal], hold: expected, in: scanner)
       guard !onlyIfEmpty else { return [] }
       return try tableEdits(records, literal: literal, scanner: scanner)
     }
@@ -111,6 +130,7 @@ package enum SourceRecorder {
       return literal
     }
     guard !literals.isEmpty else { throw LiteralRewrite.Refusal("its call has no marble argument") }
+    try check(literals, hold: expected, in: scanner)
     if onlyIfEmpty, !literals.allSatisfy(LiteralRewrite.isEmpty) { return [] }
     if literals.count == marbles.count {
       return try zip(literals, marbles).map { literal, marble throws(LiteralRewrite.Refusal) in
@@ -130,6 +150,24 @@ package enum SourceRecorder {
         range: first.range.lowerBound..<last.range.upperBound,
         text: written.joined(separator: ", "))
     ]
+  }
+
+  /// Throws unless `literals` hold `expected`, one for one: the call found is the one that
+  /// failed, unchanged since it was compiled.
+  private static func check(
+    _ literals: [SwiftCallScanner.StringLiteral], hold expected: [String],
+    in scanner: SwiftCallScanner
+  ) throws(LiteralRewrite.Refusal) {
+    let found = literals.map { scanner.value(of: $0) }
+    guard found != expected else { return }
+    func shown(_ texts: [String?]) -> String {
+      texts.map { $0.map { "\"\($0)\"" } ?? "a literal that cannot be read" }
+        .joined(separator: ", ")
+    }
+    throw LiteralRewrite.Refusal(
+      "the file changed since it was compiled: the call there holds \(shown(found)), not the "
+        + "\(shown(expected)) its assertion compared; nothing was written (build and run again "
+        + "to record)")
   }
 
   /// The edits that record `records` in the table literal `literal`.
@@ -157,6 +195,10 @@ package enum SourceRecorder {
         .split(separator: "\n", omittingEmptySubsequences: false).dropLast()
       tableText = lines.map { String($0.dropFirst(indent)) }.joined(separator: "\n")
     }
+    guard scanner.value(of: literal) == tableText else {
+      throw LiteralRewrite.Refusal(
+        "its table literal has escapes, which record mode does not rewrite")
+    }
     let table: MarbleTable
     do { table = try MarbleTable.parse(tableText) } catch {
       throw LiteralRewrite.Refusal("its table could not be read: \(error)")
@@ -170,17 +212,42 @@ package enum SourceRecorder {
   /// The edits made to each file in this process.
   private static let files = Locked<[String: EditLog]>([:])
 
-  /// Runs `body` holding an exclusive `flock` on the file at `path`.
-  private static func withFileLock<Result>(
+  /// `path` as an absolute path with every symbolic link resolved (a relative one taken from
+  /// ``folder``, else the working directory).
+  private static func resolved(_ path: String) throws(LiteralRewrite.Refusal) -> String {
+    let absolute = path.hasPrefix("/") || folder == nil ? path : folder! + "/" + path
+    guard let real = realpath(absolute, nil) else {
+      throw LiteralRewrite.Refusal("\(path) cannot be found")
+    }
+    defer { free(real) }
+    return String(cString: real)
+  }
+
+  /// The folder of the file at the absolute `path`.
+  private static func folder(of path: String) -> String {
+    let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))!
+    return slash == path.utf8.startIndex ? "/" : String(path[..<slash])
+  }
+
+  /// Runs `body` holding an exclusive `flock` on the folder of the file at `path`: the lock of
+  /// every process that rewrites the file, taken on what no rename replaces.
+  private static func withFolderLock<Result>(
     _ path: String, _ body: () throws(LiteralRewrite.Refusal) -> Result
   ) throws(LiteralRewrite.Refusal) -> Result {
-    let descriptor = open(path, O_RDONLY)
-    guard descriptor >= 0 else { throw LiteralRewrite.Refusal("\(path) cannot be opened") }
+    let descriptor = open(folder(of: path), O_RDONLY)
+    guard descriptor >= 0 else {
+      throw LiteralRewrite.Refusal("the folder of \(path) cannot be opened")
+    }
     defer { close(descriptor) }
-    flock(descriptor, LOCK_EX)
+    while flock(descriptor, LOCK_EX) != 0 {
+      guard errno == EINTR else { throw LiteralRewrite.Refusal("\(path) cannot be locked") }
+    }
     defer { flock(descriptor, LOCK_UN) }
     return try body()
   }
+
+  /// Numbers this process's temporary files.
+  private static let temporaries = Atomic<Int>(0)
 
   private static func readFile(_ path: String) throws(LiteralRewrite.Refusal) -> [UInt8] {
     let descriptor = open(path, O_RDONLY)
@@ -196,12 +263,23 @@ package enum SourceRecorder {
     return bytes
   }
 
-  /// Writes `bytes` to `path` through a temporary file renamed over it, so that a reader never
-  /// sees half a file.
+  /// Writes `bytes` to `path` through a temporary file of this write's own, given the file's mode
+  /// and renamed over it, so that a reader never sees half a file.
   private static func writeFile(_ bytes: [UInt8], to path: String) throws(LiteralRewrite.Refusal) {
-    let temporary = path + ".marbles-recording"
-    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    var status = stat()
+    guard stat(path, &status) == 0 else { throw LiteralRewrite.Refusal("\(path) cannot be read") }
+    let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))!
+    let number = temporaries.add(1, ordering: .relaxed).newValue
+    let temporary =
+      folder(of: path) + "/." + String(path[path.utf8.index(after: slash)...])
+      + ".marbles-\(getpid())-\(number)"
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o600)
     guard descriptor >= 0 else { throw LiteralRewrite.Refusal("\(temporary) cannot be written") }
+    guard fchmod(descriptor, status.st_mode & 0o7777) == 0 else {
+      close(descriptor)
+      unlink(temporary)
+      throw LiteralRewrite.Refusal("\(temporary) cannot be given the mode of \(path)")
+    }
     var written = 0
     while written < bytes.count {
       let count = bytes[written...].withUnsafeBytes {

@@ -143,6 +143,71 @@ package struct SwiftCallScanner: Sendable {
     return nil
   }
 
+  /// The string `literal` stands for, as the compiler reads it: a multi-line literal's
+  /// indentation (its closing delimiter's) and its first and last line breaks removed, escapes
+  /// (`\n`, `\t`, `\r`, `\0`, `\\`, `\"`, `\'`, `\u{…}`, with the literal's `#`s) and line
+  /// continuations applied. `nil` for an interpolated literal or one this reader cannot decode.
+  package func value(of literal: StringLiteral) -> String? {
+    guard !literal.isInterpolated else { return nil }
+    var content = Array(text[literal.contentRange])
+    if literal.isMultiline {
+      // The opening line holds only its line break; every content line carries the closing
+      // delimiter's indentation, and the line break before the closing delimiter is not content.
+      let closing = literal.contentRange.upperBound
+      let indent = Array(text[lineStart(of: closing)..<closing])
+      guard let firstBreak = content.firstIndex(of: UInt8(ascii: "\n")),
+        content[..<firstBreak].allSatisfy(isSpace),
+        let lastBreak = content.lastIndex(of: UInt8(ascii: "\n"))
+      else { return nil }
+      let lines = content[(firstBreak + 1)..<max(firstBreak + 1, lastBreak)]
+        .split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+      var stripped: [[UInt8]] = []
+      for line in lines {
+        if line.starts(with: indent) {
+          stripped.append(Array(line.dropFirst(indent.count)))
+        } else if line.allSatisfy(isSpace) {
+          stripped.append([])
+        } else {
+          return nil
+        }
+      }
+      content = firstBreak + 1 > lastBreak ? [] : Array(stripped.joined(separator: [0x0A]))
+    }
+    var bytes: [UInt8] = []
+    var index = 0
+    let escape = [UInt8(ascii: "\\")] + Array(repeating: UInt8(ascii: "#"), count: literal.pounds)
+    while index < content.count {
+      guard content[index...].starts(with: escape) else {
+        bytes.append(content[index])
+        index += 1
+        continue
+      }
+      index += escape.count
+      guard index < content.count else { return nil }
+      let byte = content[index]
+      index += 1
+      switch byte {
+      case UInt8(ascii: "n"): bytes.append(0x0A)
+      case UInt8(ascii: "t"): bytes.append(0x09)
+      case UInt8(ascii: "r"): bytes.append(0x0D)
+      case UInt8(ascii: "0"): bytes.append(0)
+      case UInt8(ascii: "\\"), UInt8(ascii: "\""), UInt8(ascii: "'"): bytes.append(byte)
+      case UInt8(ascii: "\n") where literal.isMultiline: break  // a line continuation
+      case UInt8(ascii: "u"):
+        guard index < content.count, content[index] == UInt8(ascii: "{"),
+          let close = content[index...].firstIndex(of: UInt8(ascii: "}")),
+          let code = UInt32(
+            String(decoding: content[(index + 1)..<close], as: UTF8.self), radix: 16),
+          let scalar = Unicode.Scalar(code)
+        else { return nil }
+        bytes += Array(String(Character(scalar)).utf8)
+        index = close + 1
+      default: return nil
+      }
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
   private func hasPounds(_ count: Int, at index: Int) -> Bool {
     guard index + count <= text.count else { return false }
     return text[index..<index + count].allSatisfy { $0 == UInt8(ascii: "#") }

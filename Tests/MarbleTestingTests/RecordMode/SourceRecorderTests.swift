@@ -1,20 +1,15 @@
 import Dispatch
 import MarbleTesting
 import Synchronization
+import TestSupport
 import Testing
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 /// Record mode's room, on strings before files: finding a call's marble literal without a Swift
 /// parser and rewriting only it. The compiler's `#column` of a call is its `(`.
 @Suite struct SourceRecorderTests {
   /// `source` with the call whose `(` follows `marker` recorded.
   func recorded(
-    _ source: String, after marker: String, _ marbles: [String],
+    _ source: String, after marker: String, _ marbles: [String], replacing expected: [String],
     at target: SourceRecorder.Target, onlyIfEmpty: Bool = false
   ) throws -> String {
     let scanner = SwiftCallScanner(source)
@@ -24,7 +19,7 @@ import Testing
       Array(bytes[$0..<$0 + markerBytes.count]) == markerBytes
     }!
     let edits = try SourceRecorder.edits(
-      marbles, at: target, onlyIfEmpty: onlyIfEmpty, scanner: scanner,
+      marbles, replacing: expected, at: target, onlyIfEmpty: onlyIfEmpty, scanner: scanner,
       callStart: start + markerBytes.count)
     return String(decoding: LiteralRewrite.apply(edits, to: bytes), as: UTF8.self)
   }
@@ -32,7 +27,9 @@ import Testing
   @Test func aPlainLiteral() throws {
     #expect(
       try recorded(
-        #"assertMarbles(recorder, "-a-b|")"#, after: "assertMarbles", ["--x|"], at: .argument(1))
+        #"assertMarbles(recorder, "-a-b|")"#, after: "assertMarbles", ["--x|"],
+        replacing: ["-a-b|"],
+        at: .argument(1))
         == #"assertMarbles(recorder, "--x|")"#)
   }
 
@@ -40,7 +37,7 @@ import Testing
     #expect(
       try recorded(
         ##"assertMarbles(r, #"-a|"#, values: v)"##, after: "assertMarbles", ["b-|"],
-        at: .argument(1))
+        replacing: ["-a|"], at: .argument(1))
         == ##"assertMarbles(r, #"b-|"#, values: v)"##)
   }
 
@@ -65,7 +62,9 @@ import Testing
         )
       }
       """
-    #expect(try recorded(source, after: "assertMarbles", ["--b|"], at: .argument(1)) == expected)
+    #expect(
+      try recorded(source, after: "assertMarbles", ["--b|"], replacing: ["-a-|"], at: .argument(1))
+        == expected)
   }
 
   @Test func stringsCommentsAndEscapesElsewhereAreSkipped() throws {
@@ -77,7 +76,9 @@ import Testing
       assertMarbles(scheduler.record(try scheduler.cold("a\"(,)\\", values: ["(": 1])), /* "x", ) */ "(ab)|" // ",
       )
       """#
-    #expect(try recorded(source, after: "assertMarbles", ["(ab)|"], at: .argument(1)) == expected)
+    #expect(
+      try recorded(source, after: "assertMarbles", ["(ab)|"], replacing: ["-a|"], at: .argument(1))
+        == expected)
   }
 
   @Test func aToBeOnTheNextLine() throws {
@@ -91,13 +92,16 @@ import Testing
         // the marble:
         .toBe("-a-b", values: ["a": "x!"])
       """
-    #expect(try recorded(source, after: "scheduler.expect", ["-a-b"], at: .toBe) == expected)
+    #expect(
+      try recorded(source, after: "scheduler.expect", ["-a-b"], replacing: ["-a-"], at: .toBe)
+        == expected)
   }
 
   @Test func twoCallsOnOneLine() throws {
     let source = #"assertMarbles(a, "-a|"); assertMarbles(b, "-b|")"#
     #expect(
-      try recorded(source, after: "; assertMarbles", ["---b|"], at: .argument(1))
+      try recorded(
+        source, after: "; assertMarbles", ["---b|"], replacing: ["-b|"], at: .argument(1))
         == #"assertMarbles(a, "-a|"); assertMarbles(b, "---b|")"#)
   }
 
@@ -107,20 +111,20 @@ import Testing
   ])
   func aMarbleThatIsNotAStringLiteralIsRefused(_ source: String) {
     #expect(throws: LiteralRewrite.Refusal("the marble is not a string literal")) {
-      try recorded(source, after: "assertMarbles", ["-a|"], at: .argument(1))
+      try recorded(source, after: "assertMarbles", ["-a|"], replacing: ["-a|"], at: .argument(1))
     }
   }
 
   @Test func missingFillsOnlyEmptyLiterals() throws {
     #expect(
       try recorded(
-        #"assertMarbles(r, "")"#, after: "assertMarbles", ["-a|"], at: .argument(1),
-        onlyIfEmpty: true)
+        #"assertMarbles(r, "")"#, after: "assertMarbles", ["-a|"], replacing: [""],
+        at: .argument(1), onlyIfEmpty: true)
         == #"assertMarbles(r, "-a|")"#)
     #expect(
       try recorded(
-        #"assertMarbles(r, "-b|")"#, after: "assertMarbles", ["-a|"], at: .argument(1),
-        onlyIfEmpty: true)
+        #"assertMarbles(r, "-b|")"#, after: "assertMarbles", ["-a|"], replacing: ["-b|"],
+        at: .argument(1), onlyIfEmpty: true)
         == #"assertMarbles(r, "-b|")"#)
   }
 
@@ -128,17 +132,17 @@ import Testing
     #expect(
       try recorded(
         #"assertSubscriptions(s, "^-!", "-^!")"#, after: "assertSubscriptions", ["^--!", "-^!"],
-        at: .arguments(from: 1))
+        replacing: ["^-!", "-^!"], at: .arguments(from: 1))
         == #"assertSubscriptions(s, "^--!", "-^!")"#)
     #expect(
       try recorded(
         #"assertSubscriptions(s, "^-!", line: 3)"#, after: "assertSubscriptions", ["^--!", "-^!"],
-        at: .arguments(from: 1))
+        replacing: ["^-!"], at: .arguments(from: 1))
         == #"assertSubscriptions(s, "^--!", "-^!", line: 3)"#)
     #expect(
       try recorded(
         #"scheduler.expectSubscriptions(s).toBe("^-!", "-^!")"#, after: "expectSubscriptions",
-        ["^"], at: .toBeArguments)
+        ["^"], replacing: ["^-!", "-^!"], at: .toBeArguments)
         == #"scheduler.expectSubscriptions(s).toBe("^")"#)
   }
 
@@ -170,8 +174,17 @@ import Testing
       """
     #expect(
       try recorded(
-        source, after: "assertTable",
-        [],
+        source, after: "assertTable", [],
+        replacing: [
+          """
+          fetch  cold  ---r|
+          sub1   sub   -^--------
+          sub1   gets  ----r|
+          // a comment
+          sub2   gets  ------(r|)
+          fetch  subs  -^---!
+          """
+        ],
         at: .table([
           .row(line: 5, marble: "---r|"),
           .subscriptions(label: "fetch", lines: [6], marbles: ["-^---!", "^---!"]),
@@ -198,6 +211,7 @@ import Testing
     #expect(
       try recorded(
         source, after: "assertTable", [],
+        replacing: ["src  hot   -a|\nout  gets  -a|\nsrc  subs  ^-!\nsrc  subs  -^!"],
         at: .table([.subscriptions(label: "src", lines: [3, 4], marbles: ["^-!"])]))
         == expected)
   }
@@ -236,7 +250,8 @@ import Testing
       }
       let source = before + literal + rest
       let after = isToBe ? "scheduler.expect" : "assertMarbles"
-      let rewritten = try recorded(source, after: after, [new], at: isToBe ? .toBe : .argument(1))
+      let rewritten = try recorded(
+        source, after: after, [new], replacing: [old], at: isToBe ? .toBe : .argument(1))
       #expect(rewritten.hasPrefix(before), "\(source)")
       #expect(rewritten.hasSuffix(rest), "\(source)")
       let middle = String(rewritten.utf8.dropFirst(before.utf8.count).dropLast(rest.utf8.count))!
@@ -256,8 +271,10 @@ import Testing
     let calls = (0..<40).map { index in
       "  assertMarbles(r\(index), \"\"); assertMarbles(s\(index), \"-\")"
     }
-    let path = try temporaryFile("func test() {\n" + calls.joined(separator: "\n") + "\n}\n")
-    defer { unlink(path) }
+    let folder = makeScratchFolder("recorder")
+    defer { removeScratchFolder(folder) }
+    let path = folder + "/Threads.swift"
+    writeFile("func test() {\n" + calls.joined(separator: "\n") + "\n}\n", to: path)
     let failures = Mutex<[String]>([])
     DispatchApplyish.concurrentPerform(iterations: 80) { index in
       let row = index / 2
@@ -268,8 +285,8 @@ import Testing
         : "  assertMarbles(r\(row), \"\"); assertMarbles".utf8.count + 1
       do {
         _ = try SourceRecorder.record(
-          ["-\(row)|"], at: .argument(1), onlyIfEmpty: false, path: path, line: line,
-          column: column)
+          ["-\(row)|"], replacing: [index % 2 == 0 ? "" : "-"], at: .argument(1),
+          onlyIfEmpty: false, path: path, line: line, column: column)
       } catch {
         failures.withLock { $0.append("\(error)") }
       }
@@ -278,31 +295,114 @@ import Testing
     let expected = (0..<40).map { index in
       "  assertMarbles(r\(index), \"-\(index)|\"); assertMarbles(s\(index), \"-\(index)|\")"
     }
-    #expect(try contents(path) == "func test() {\n" + expected.joined(separator: "\n") + "\n}\n")
+    #expect(readFile(path) == "func test() {\n" + expected.joined(separator: "\n") + "\n}\n")
   }
 
-  func temporaryFile(_ text: String) throws -> String {
-    var template = Array("/tmp/marbles-record-XXXXXX.swift".utf8CString)
-    let descriptor = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 6) }
-    try #require(descriptor >= 0)
-    let bytes = Array(text.utf8)
-    _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-    close(descriptor)
-    return String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-  }
+  @Test func aCallThatNoLongerHoldsTheComparedMarbleIsNotRewritten() throws {
+    // Compiled with the failing calls on lines 2 and 3; two lines were inserted at the top
+    // since, so those lines now hold calls that passed.
+    let folder = makeScratchFolder("recorder")
+    defer { removeScratchFolder(folder) }
+    let path = folder + "/Moved.swift"
+    let text = """
+      import Marbles
+      // a comment added after the build
+      func test() {
+        assertMarbles(a, "-a-b|")
+        assertMarbles(b, "-a-b|")
+        assertMarbles(c, "-x|")
+        assertMarbles(d, "-y|")
+      }
 
-  func contents(_ path: String) throws -> String {
-    let descriptor = open(path, O_RDONLY)
-    try #require(descriptor >= 0)
-    defer { close(descriptor) }
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while true {
-      let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-      guard count > 0 else { break }
-      bytes += buffer[..<count]
+      """
+    writeFile(text, to: path)
+    for (line, expected) in [(2, "-x|"), (3, "-y|")] {
+      #expect(
+        throws: LiteralRewrite.Refusal(
+          "the file changed since it was compiled: the call there holds \"-a-b|\", not the "
+            + "\"\(expected)\" its assertion compared; nothing was written (build and run again "
+            + "to record)")
+      ) {
+        try SourceRecorder.record(
+          ["-A-B|"], replacing: [expected], at: .argument(1), onlyIfEmpty: false, path: path,
+          line: line + 2, column: 16)
+      }
     }
-    return String(decoding: bytes, as: UTF8.self)
+    #expect(readFile(path) == text)
+    #expect(
+      throws: LiteralRewrite.Refusal(
+        "\(path) changed since it was compiled: it has no line 40, column 16 any more; nothing "
+          + "was written")
+    ) {
+      try SourceRecorder.record(
+        ["-A|"], replacing: ["-x|"], at: .argument(1), onlyIfEmpty: false, path: path,
+        line: 40, column: 16)
+    }
+  }
+
+  @Test func literalsReadAsTheCompilerReadsThem() throws {
+    let cases: [(source: String, value: String?)] = [
+      (#""-a|""#, "-a|"),
+      (#""a\"b\\c\td\u{301}""#, "a\"b\\c\td\u{301}"),
+      (##"#"-\a|\#n"#"##, "-\\a|\n"),
+      ("\"\"\"\n    -a|\n    b\\\n    c\n    \"\"\"", "-a|\nbc"),
+      ("\"\"\"\n  x\n\n  y\n  \"\"\"", "x\n\ny"),
+      ("\"\"\"\n  \"\"\"", ""),
+      (#""\(x)""#, nil),
+      (#""\q""#, nil),
+    ]
+    for (source, value) in cases {
+      let scanner = SwiftCallScanner(source)
+      let literal = try #require(scanner.stringLiteral(at: 0), "\(source)")
+      #expect(scanner.value(of: literal) == value, "\(source)")
+    }
+  }
+
+  @Test func aTableRowWithANonASCIILabelStaysAligned() throws {
+    // "café" is 4 characters and 5 bytes; "nai\u{308}ve" ("naïve" decomposed) 5 characters
+    // and 7 bytes. A table aligns characters.
+    let table = "café   cold  -a|\nnai\u{308}ve  gets  -a|\nout    gets  -b|"
+    let source = "assertTable(\"\"\"\n  \(table.replacing("\n", with: "\n  "))\n  \"\"\")"
+    let rewritten = try recorded(
+      source, after: "assertTable", [], replacing: [table],
+      at: .table([.row(line: 2, marble: "--a|"), .row(line: 3, marble: "(ab|)")]))
+    let recordedTable = "café   cold  -a|\nnai\u{308}ve  gets  --a|\nout    gets  (ab|)"
+    #expect(
+      rewritten
+        == "assertTable(\"\"\"\n  \(recordedTable.replacing("\n", with: "\n  "))\n  \"\"\")")
+    #expect(throws: Never.self) { try MarbleTable.parse(recordedTable) }
+  }
+
+  @Test func aSymbolicLinkStaysALinkAndItsTargetKeepsItsMode() throws {
+    let folder = makeScratchFolder("recorder")
+    defer { removeScratchFolder(folder) }
+    let target = folder + "/Target.swift"
+    let link = folder + "/Link.swift"
+    writeFile("func test() {\n  assertMarbles(r, \"-a|\")\n}\n", to: target, mode: 0o640)
+    makeSymbolicLink(link, to: "Target.swift")
+    #expect(
+      try SourceRecorder.record(
+        ["--a|"], replacing: ["-a|"], at: .argument(1), onlyIfEmpty: false, path: link, line: 2,
+        column: 16))
+    #expect(fileKind(link)?.isSymbolicLink == true)
+    #expect(fileKind(target)?.isSymbolicLink == false)
+    #expect(fileKind(target)?.mode == 0o640)
+    #expect(readFile(link) == "func test() {\n  assertMarbles(r, \"--a|\")\n}\n")
+    // No temporary file is left behind.
+    #expect(filesIn(folder) == ["Link.swift", "Target.swift"])
+  }
+
+  @Test func aRelativePathIsTakenFromTheRecordersFolder() throws {
+    let folder = makeScratchFolder("recorder")
+    defer { removeScratchFolder(folder) }
+    writeFile("assertMarbles(r, \"\")\n", to: folder + "/Relative.swift")
+    let written = try SourceRecorder.$folder.withValue(folder) {
+      try SourceRecorder.record(
+        ["-a|"], replacing: [""], at: .argument(1), onlyIfEmpty: true, path: "Relative.swift",
+        line: 1, column: 14)
+    }
+    #expect(written)
+    #expect(readFile(folder + "/Relative.swift") == "assertMarbles(r, \"-a|\")\n")
   }
 }
 

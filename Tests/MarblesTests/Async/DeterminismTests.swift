@@ -91,6 +91,7 @@ import Testing
     #expect(await model.results == ["swift", "swiftui", "sweet"])
   }
 
+  @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
   @MainActor @Test func observationsGiveOneValuePerTransaction() {
     let scheduler = TestScheduler()
     let counter = ObservedCounter()

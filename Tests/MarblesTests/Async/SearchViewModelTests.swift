@@ -29,6 +29,7 @@ import Testing
   // snippet-end
 
   // snippet: async-observations
+  @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
   @Test func theObservationsOfItsResultsAreExactMarbles() {
     let scheduler = TestScheduler(tick: .milliseconds(100))
     let model = SearchViewModel(clock: scheduler.clock, api: FakeSearchAPI(clock: scheduler.clock))

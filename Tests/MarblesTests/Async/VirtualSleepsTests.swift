@@ -320,6 +320,7 @@ import Testing
 
   // MARK: Task.immediate
 
+  @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
   @Test(arguments: 0..<20)
   func taskImmediateInAnAsyncTestBody(_ run: Int) async {
     let scheduler = TestScheduler()
@@ -337,6 +338,7 @@ import Testing
     #expect(log.all == ["first step@0", "woke@5", "its own task@5"])
   }
 
+  @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
   @Test func taskImmediateInASyncTestBody() {
     let scheduler = TestScheduler()
     let log = Log()
@@ -351,6 +353,7 @@ import Testing
     #expect(log.all == ["first step@0", "woke@5"])
   }
 
+  @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
   @Test func taskImmediateStartedByDrivenCode() {
     let scheduler = TestScheduler()
     let log = Log()
@@ -453,6 +456,7 @@ import Testing
   }
   // snippet-end
 
+  @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
   @Test func theObservationsOfItsResultsAreExactMarbles() {
     let scheduler = TestScheduler(tick: .milliseconds(100))
     let model = BareSleepSearchViewModel()
@@ -478,6 +482,7 @@ import Testing
     #expect(loader.state == "loaded")
   }
 
+  @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
   @Test(arguments: 0..<20)
   func aTaskImmediateModelWithABareSleep(_ run: Int) {
     // snippet: async-task-immediate

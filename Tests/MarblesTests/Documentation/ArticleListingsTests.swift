@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Every code listing of the DocC articles and the README is code a test compiles and runs.

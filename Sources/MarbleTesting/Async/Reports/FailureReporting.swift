@@ -1,25 +1,42 @@
 @_spi(Internals) import Signals
+import Synchronization
 
-/// How the `Marbles` module reports a failure on the test that is running, for failures that no
-/// assertion carries: a hang the scheduler prevented, reported when the scheduler is released.
+/// Where failures that no assertion carries go — a hang the scheduler prevented, reported when
+/// the scheduler is released: the registered reporter, else standard error (the failure also stays
+/// in ``TestScheduler/failures``).
 ///
-/// `MarbleTesting` imports no test framework; it finds the `Marbles` module's reporter at run time,
-/// by its type's name, when `Marbles` is linked into the process. Without it, the failure is
-/// printed to standard error, and stays in ``TestScheduler/failures``.
-package protocol FailureReporting {
-  /// Reports `message` on the current test, at `site`.
-  static func report(_ message: String, at site: SchedulerSite)
-}
+/// `MarbleTesting` imports no test framework. The seam is ``register(_:report:)``: the `Marbles`
+/// module registers its reporter (Swift Testing's `Issue.record`, else `XCTFail`) when the process
+/// loads it, and again whenever one of its assertions reports.
+package enum FailureReporter {
+  /// A reporter: its name, and what reports `message` on the current test, at `site`.
+  private struct Registration: Sendable {
+    var name: String
+    var report: @Sendable (_ message: String, _ site: SchedulerSite) -> Void
+  }
 
-enum FailureReporter {
-  /// `Marbles.TestIssueRecorder`, if `Marbles` is in the process.
-  static var marbles: (any FailureReporting.Type)? {
-    _typeByName("7Marbles17TestIssueRecorderO") as? any FailureReporting.Type
+  private static let registered = Mutex<Registration?>(nil)
+
+  /// Makes `report` the way failures no assertion carries are reported (the last one registered
+  /// wins).
+  ///
+  /// - Parameters:
+  ///   - name: The reporter's name, for diagnostics.
+  ///   - report: Reports a message on the current test, at a scheduler's site.
+  package static func register(
+    _ name: String, report: @escaping @Sendable (_ message: String, _ site: SchedulerSite) -> Void
+  ) {
+    registered.withLock { $0 = Registration(name: name, report: report) }
+  }
+
+  /// The registered reporter's name, if one is registered.
+  package static var current: String? {
+    registered.withLock { $0?.name }
   }
 
   static func report(_ message: String, at site: SchedulerSite) {
-    if let marbles {
-      marbles.report(message, at: site)
+    if let registration = registered.withLock({ $0 }) {
+      registration.report(message, site)
     } else {
       Platform.printError("\(site.filePath):\(site.line): error: \(message)\n")
     }

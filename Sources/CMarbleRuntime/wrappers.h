@@ -1,0 +1,40 @@
+// How the clock and Dispatch wrappers are defined, and where "the real function" is found.
+//
+// Weak, so that a static link keeps the C library's own definition (readings stay real there).
+// Under the thread sanitizer the wrappers are strong instead: its runtime, linked into the
+// executable, defines a weak interceptor of the same name (`clock_gettime`, `dispatch_after`) that
+// the link would otherwise keep. The real function is then the sanitizer's interceptor
+// (`__interceptor_NAME`), so that it still sees every call it watches.
+#ifndef MARBLES_WRAPPERS_H
+#define MARBLES_WRAPPERS_H
+
+#if defined(__linux__)
+#include <dlfcn.h>
+
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define MARBLES_UNDER_THREAD_SANITIZER 1
+#endif
+#endif
+
+#if defined(MARBLES_UNDER_THREAD_SANITIZER)
+#define MARBLES_WRAPPER
+#else
+#define MARBLES_WRAPPER __attribute__((weak))
+#endif
+
+/// The function the wrapper named `name` stands in front of: the thread sanitizer's interceptor
+/// when there is one, else the next definition after this image (the C library's, libdispatch's);
+/// `0` when there is none (a fully static executable).
+static inline void *marbles_real_function(const char *interceptor, const char *name) {
+#if defined(MARBLES_UNDER_THREAD_SANITIZER)
+  void *intercepting = dlsym(RTLD_DEFAULT, interceptor);
+  if (intercepting) return intercepting;
+#else
+  (void)interceptor;
+#endif
+  return dlsym(RTLD_NEXT, name);
+}
+
+#endif
+#endif

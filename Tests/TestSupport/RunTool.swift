@@ -1,0 +1,43 @@
+import Foundation
+
+/// Runs `arguments` through `/usr/bin/env` (a tool of the toolchain found on the `PATH`, or an
+/// executable by its path) and returns its exit status with what it wrote to standard output and
+/// standard error, together.
+///
+/// - Parameters:
+///   - arguments: The command and its arguments.
+///   - environment: Variables to set for it, on top of this process's.
+public func runTool(
+  _ arguments: [String], environment: [String: String] = [:]
+) throws -> (status: Int32, output: String) {
+  let process = try startTool(arguments, environment: environment)
+  return process.finish()
+}
+
+/// A command started by ``startTool(_:environment:)``.
+public struct StartedTool {
+  let process: Process
+  let output: Pipe
+
+  /// Waits for it to end; returns its exit status with its standard output and error, together.
+  public func finish() -> (status: Int32, output: String) {
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+  }
+}
+
+/// Starts `arguments` as ``runTool(_:environment:)`` runs it, without waiting for it.
+public func startTool(
+  _ arguments: [String], environment: [String: String] = [:]
+) throws -> StartedTool {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+  process.arguments = arguments
+  process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+  let output = Pipe()
+  process.standardOutput = output
+  process.standardError = output
+  try process.run()
+  return StartedTool(process: process, output: output)
+}
