@@ -2,20 +2,22 @@
 SWIFT ?= swift
 ZERO_DEP_MODULES := Sources/Signals Sources/MarbleTesting Sources/MarbleFixtures
 
-.PHONY: build test docs docs-pictures test-tsan integration-stress lint format check-imports check-portability bench demo screenshots clean
+.PHONY: build test docs docs-pictures test-tsan integration-stress lint format check-imports check-portability check-static bench demo screenshots clean
 
 build:
 	$(SWIFT) build
 
-## Runs the whole test suite: the import and portability checks; the root package's unit tests, seed scenarios,
-## fixtures and article listings; then the Integrations package (swift-async-algorithms' diagram
-## tests, the Combine ports, the search model); then the documentation build and its checks.
+## Runs the whole test suite: the import and portability checks; the root package's unit tests,
+## seed scenarios, fixtures and article listings; then the Integrations package
+## (swift-async-algorithms' diagram tests, the Combine ports, the search model, the neighbours in
+## one process); then the documentation build and its checks; then the static builds of marbles.
 ## MARBLES_RECORD is cleared: many tests fail on purpose (inside withKnownIssue), and record mode
 ## would rewrite their sources.
 test: check-imports check-portability
 	MARBLES_RECORD= $(SWIFT) test --parallel
 	MARBLES_RECORD= $(SWIFT) test --parallel --package-path Integrations
 	scripts/docs.sh
+	$(MAKE) check-static
 
 ## The DocC documentation, built by the toolchain's docc (no package dependency) into the static
 ## site .build/docs/site, with zero warnings, no undocumented and no unorganized public symbol.
@@ -67,6 +69,15 @@ check-imports:
 ## (each with a Darwin twin), and availability that matches the manifest.
 check-portability:
 	$(SWIFT) scripts/check-portability.swift
+
+## The marbles command built with the Swift standard library linked in, and fully static
+## (-static-executable: no dynamic linker, so no symbol wrappers), each running every fixture.
+check-static:
+	$(SWIFT) build -c release --product marbles --static-swift-stdlib --scratch-path .build-static-stdlib
+	.build-static-stdlib/release/marbles Fixtures >/dev/null
+	$(SWIFT) build -c release --product marbles -Xswiftc -static-executable --scratch-path .build-static-exe
+	.build-static-exe/release/marbles Fixtures >/dev/null
+	@echo "check-static: both builds ran every fixture"
 
 clean:
 	rm -rf .build

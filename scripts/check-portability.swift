@@ -1,7 +1,8 @@
 // `make check-portability`: what keeps Marbles source-compatible with every platform its manifest
 // names, checked over Sources/ and Tests/ with the interpreter (`swift
-// scripts/check-portability.swift`, from the package root). Apple platforms are written for and
-// not built here; this is what can be checked without them.
+// scripts/check-portability.swift [ROOT]`, ROOT being the package root, by default the current
+// folder). Apple platforms are written for and not built here; this is what can be checked
+// without them.
 //
 // 1. Import chains: a Swift file that imports one of Glibc, Musl and Darwin imports all three, each
 //    under `#if canImport(…)`.
@@ -22,15 +23,16 @@ let osSpecificNames = ["pthread_", "clock_gettime", "gettid", "syscall", "dlsym"
 let newerAPIs = ["Task.immediate", "Observations {", "Observations("]
 let newerAvailability = "available(macOS 26"
 
+let root = CommandLine.arguments.dropFirst().first ?? "."
 var offenders: [String] = []
 
 /// The files under `folder` whose names end with one of `suffixes`, sorted.
 func files(under folder: String, endingWith suffixes: [String]) -> [String] {
-  guard let walker = FileManager.default.enumerator(atPath: folder) else { return [] }
+  guard let walker = FileManager.default.enumerator(atPath: root + "/" + folder) else { return [] }
   return walker.compactMap { $0 as? String }
     .filter { name in suffixes.contains { name.hasSuffix($0) } }
-    .map { folder + "/" + $0 }
     .sorted()
+    .map { folder + "/" + $0 }
 }
 
 /// `line` without a `//` comment (strings holding `//` are rare enough here to be read as code).
@@ -76,7 +78,7 @@ func isMarkedNewer(_ lines: [Substring], at index: Int) -> Bool {
 for path in files(under: "Sources", endingWith: [".swift"])
   + files(under: "Tests", endingWith: [".swift"])
 {
-  guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
+  guard let text = try? String(contentsOfFile: root + "/" + path, encoding: .utf8) else { continue }
   let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
   let isPlatformFile = path.hasSuffix("/Platform.swift")
 
@@ -136,7 +138,7 @@ for path in files(under: "Sources", endingWith: [".swift"])
 
 // 3. The C shims: a Linux branch has an Apple twin.
 for path in files(under: "Sources", endingWith: [".c", ".h"]) {
-  guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
+  guard let text = try? String(contentsOfFile: root + "/" + path, encoding: .utf8) else { continue }
   let usesLinux =
     text.contains("__linux__") || text.contains("RTLD_NEXT")
     || text.contains("SYS_clock_gettime")

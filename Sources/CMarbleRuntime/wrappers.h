@@ -36,5 +36,8 @@ static inline void *marbles_real_function(const char *interceptor, const char *n
   return dlsym(RTLD_NEXT, name);
 }
 
+#elif defined(__APPLE__)
+// Darwin (written for, not built here) interposes with DYLD_INTERPOSE, which names the real
+// function itself: nothing to define here.
 #endif
 #endif

@@ -22,10 +22,27 @@ public func makeScratchFolder(_ name: String) -> String {
   return String(cString: real)
 }
 
-/// Removes the folder at `path` and the files in it (it holds no folders).
+/// Removes the folder at `path` and everything in it.
 public func removeScratchFolder(_ path: String) {
-  for name in filesIn(path) { unlink(path + "/" + name) }
+  for name in filesIn(path) {
+    var status = stat()
+    let entry = path + "/" + name
+    if lstat(entry, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+      removeScratchFolder(entry)
+    } else {
+      unlink(entry)
+    }
+  }
   rmdir(path)
+}
+
+/// Makes the folder at `path` and the folders above it that are missing.
+public func makeFolders(_ path: String) {
+  var made = ""
+  for part in path.split(separator: "/") {
+    made += "/" + part
+    mkdir(made, 0o755)
+  }
 }
 
 /// The names of the entries of the folder at `path`, `.` and `..` left out, sorted.
