@@ -90,6 +90,7 @@ let package = Package(
         .product(name: "Marbles", package: "Marbles"),
         .product(name: "MarbleTesting", package: "Marbles"),
         .product(name: "OpenCombine", package: "OpenCombine"),
+        .product(name: "OpenCombineDispatch", package: "OpenCombine"),
       ],
       swiftSettings: swiftSettings),
     .testTarget(

@@ -101,14 +101,16 @@ package final class DrivenTasks: Sendable {
 
     func finish() { finished.store(true, ordering: .releasing) }
 
-    /// What this task throws when its scheduler gave its work up: the scheduler's failure, with
-    /// this task named first.
+    /// What this task throws when its scheduler gave its work up: this task named, and a pointer
+    /// to the scheduler's own failure, which says why and how to drive it — reported on the test
+    /// once, by the scheduler, whether or not the error is caught.
     func failure(given failure: TestSchedulerFailure) -> TestSchedulerFailure {
       guard failure.kind == .undrivenWork else { return failure }
       return TestSchedulerFailure(
         kind: .undrivenWork,
-        message: "\(name) (started at tick \(startedAt)) was never driven to its end: "
-          + failure.message)
+        message: "\(name) (started at tick \(startedAt)) was never driven to its end: nothing "
+          + "drove it, and its scheduler gave its work up (the scheduler's failure says how to "
+          + "drive it)")
     }
 
     package var isFinished: Bool { finished.load(ordering: .acquiring) }

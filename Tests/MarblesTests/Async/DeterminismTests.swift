@@ -123,6 +123,30 @@ import Testing
     }
   }
 
+  @Test func awaitingASchedulerTaskBeforeRunSaysWhyOnce() async {
+    let messages = Mutex<[String]>([])
+    await withKnownIssue {
+      let scheduler = TestScheduler(stallTimeout: .milliseconds(200))
+      let task = scheduler.task(name: "the fetch") { 42 }
+      do {
+        _ = try await task.value
+      } catch {
+        Issue.record("\(error)")
+      }
+    } matching: { issue in
+      messages.withLock { $0 += issue.comments.map(\.rawValue) }
+      return true
+    }
+    let why = "has async work that nothing drove for 0.2 seconds of real time"
+    #expect(messages.withLock { $0 }.count == 2)
+    // The scheduler's failure says why and how, once; the task's error names the task.
+    #expect(messages.withLock { $0 }.filter { $0.contains(why) }.count == 1)
+    #expect(
+      messages.withLock { $0 }.contains(
+        "the fetch (started at tick 0) was never driven to its end: nothing drove it, and its "
+          + "scheduler gave its work up (the scheduler's failure says how to drive it)"))
+  }
+
   @MainActor @Test func aDrainThatCannotReachTheMainActorStopsAndSaysSo() async {
     let scheduler = TestScheduler(stallTimeout: .milliseconds(200))
     // Started by the drain itself, so that the drain — not the watchdog, which looks only where
