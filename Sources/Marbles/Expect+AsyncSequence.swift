@@ -39,8 +39,15 @@ extension TestScheduler {
 }
 
 extension SignalExpectation where Failure == any Error {
-  /// The recorded sequence must send what `marbles` draws; a `#` matches a thrown ``/MarbleTesting/TestError``
-  /// equal to `error` (by default `TestError()`).
+  /// The recorded sequence must send what `marbles` draws; a `#` matches a thrown error whose
+  /// ``/MarbleTesting/TestError/init(naming:)`` equals `error` (by default `TestError()`): a
+  /// thrown `TestError` equal to it, or an error of your own named by type and description.
+  ///
+  /// ```swift
+  /// scheduler.expect(prices).toBe("a--#", values: ["a": 42], error: TestError(naming: Offline()))
+  /// ```
+  ///
+  /// A failure shows a different error's description under the rows.
   ///
   /// - Parameters:
   ///   - marbles: The expected events.
@@ -63,7 +70,8 @@ extension SignalExpectation where Failure == any Error {
   }
 
   /// The recorded sequence of strings must send what `marbles` draws, each value character
-  /// standing for itself; a `#` matches a thrown ``/MarbleTesting/TestError`` equal to `error`.
+  /// standing for itself; a `#` matches a thrown error whose
+  /// ``/MarbleTesting/TestError/init(naming:)`` equals `error`.
   ///
   /// - Parameters:
   ///   - marbles: The expected events.
@@ -129,9 +137,10 @@ public func assertMarbles(
     filePath: filePath, line: line, column: column)
 }
 
-/// `error` itself if it is a ``/MarbleTesting/TestError``, else a `TestError` naming its type and description.
+/// `error` itself if it is a ``/MarbleTesting/TestError``, else a `TestError` naming its type and
+/// description (``/MarbleTesting/TestError/init(naming:)``).
 @Sendable private func asTestError(_ error: any Error) -> TestError {
-  (error as? TestError) ?? TestError("\(type(of: error)): \(error)")
+  TestError(naming: error)
 }
 
 extension TestSubscriber where Failure == any Error {
@@ -151,8 +160,10 @@ extension TestSubscriber where Failure == any Error {
 
 /// Asserts a scenario drawn as an expectation table whose pipeline ends in a sequence or signal
 /// that throws `any Error` — async code, typically `Signal(sequence)` — the sources failing with
-/// ``/MarbleTesting/TestError``; a `#` in a `gets` row matches a thrown ``/MarbleTesting/TestError`` (any other error is shown as
-/// a `TestError` naming it).
+/// ``/MarbleTesting/TestError``; a `#` in a `gets` row matches a thrown `TestError()`. Any other
+/// error is compared as ``/MarbleTesting/TestError/init(naming:)`` names it, and a failure shows
+/// both errors' descriptions under the rows; to expect an error of your own, map it in the
+/// pipeline (`.mapError { _ in TestError() }`) or use `scheduler.expect(…).toBe(_:values:error:)`.
 ///
 /// ```swift
 /// assertTable(

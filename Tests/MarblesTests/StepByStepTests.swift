@@ -177,15 +177,15 @@ import Testing
 
   @Test func expectNoEventsFailsForAnEventNotTakenAndNeverDrives() throws {
     let scheduler = TestScheduler()
-    let results = scheduler.record(try scheduler.cold("a-b|"))
+    let results = scheduler.record(try scheduler.cold("-a-b|"))
     results.expectNoEvents()  // nothing has run yet: no event
-    scheduler.advance(by: 0)
+    scheduler.advance(by: 1)
     withKnownIssue {
       results.expectNoEvents()
     } matching: { issue in
-      issue.comments.first?.rawValue == #"expectNoEvents() found next("a") at tick 0 not taken yet"#
+      issue.comments.first?.rawValue == #"expectNoEvents() found next("a") at tick 1 not taken yet"#
     }
-    #expect(scheduler.now == 0)
+    #expect(scheduler.now == 1)
     results.cancelAndIgnoreRemainingEvents()
   }
 

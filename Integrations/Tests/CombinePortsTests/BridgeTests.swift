@@ -11,6 +11,18 @@ import Testing
 /// `scheduler.combine`, `signal.publisher` and its demand, `Signal(publisher)`, and the
 /// assertions for publishers.
 @Suite struct BridgeTests {
+  // MARK: record(publisher)
+
+  /// `record(_:)` subscribes a publisher when it is called: a value sent right after is recorded
+  /// (issue 31.1).
+  @Test func recordSubscribesToAPublisherAtOnce() {
+    let scheduler = TestScheduler()
+    let query = PassthroughSubject<String, Never>()
+    let searches = scheduler.record(query.map { "search \($0)" })
+    query.send("sw")
+    #expect(searches.nextValue() == "search sw")
+  }
+
   // MARK: scheduler.combine
 
   // snippet: combine-debounce

@@ -8,6 +8,10 @@ import Testing
 /// its own at the first scheduler, chained to the one it found, and puts that one back when the
 /// last scheduler goes. Run one after another in any order, and with a scheduler made inside
 /// `withMainSerialExecutor`, each keeps its order, and no hook is left behind.
+///
+/// `withMainSerialExecutor` sets a hook for the whole process, so nothing may run beside these
+/// tests: `make test` runs them in a process of their own (`--filter NeighboursTests`), after the
+/// other Integrations tests (`--skip NeighboursTests`).
 @Suite(.serialized) struct MainSerialExecutorTests {
   /// pointfreeco/swift-concurrency-extras 1.4.3,
   /// `Tests/ConcurrencyExtrasTests/MainSerialExecutorTests.swift`, `testSerializedExecution`, as

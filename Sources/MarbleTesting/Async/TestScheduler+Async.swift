@@ -56,6 +56,10 @@ extension TestScheduler {
   /// completion, a thrown error as the failure. Disposing at `disposeAt` cancels the task at that
   /// tick, and nothing more is recorded.
   ///
+  /// At the current tick (the default) the iterating task starts at once: its first step runs
+  /// before `record` returns, up to its first suspension (the first `next()` waiting for an
+  /// element), as a `Task.immediate` would; the clock does not move.
+  ///
   /// ```swift
   /// let input = try scheduler.hot("-a--b-c---|")
   /// let debounced = scheduler.record(input.values.debounce(for: .milliseconds(2), clock: scheduler.clock))

@@ -173,10 +173,20 @@ public final class TestSubscriber<Value: Sendable, Failure: Error>: SubscriberPr
 extension TestScheduler {
   /// Subscribes a recorder to `signal` at tick `subscribeAt`, and disposes it at `disposeAt`.
   ///
-  /// Both are the harness's actions: at their tick they run before every other action — a hot test
+  /// At the current tick (the default, before anything ran) the recorder subscribes at once, before
+  /// `record` returns, as Turbine's `test {}` does: a value sent right after the call — to a
+  /// subject, a presenter's output — is recorded, and a cold signal's frame-0 events are already
+  /// there. The clock does not move and no other action runs. Called from inside one of the
+  /// scheduler's actions, or for a later tick, the subscription is the harness's action at that
+  /// tick, as is the disposal: at their tick they run before every other action — a hot test
   /// signal's events, timers — whenever those were scheduled, as RxJS's `TestScheduler` orders
   /// them. So a recorder subscribed at tick 3 gets a hot event at tick 3, and one disposed at tick 3
   /// does not.
+  ///
+  /// ```swift
+  /// let searches = scheduler.record(presenter.searches)
+  /// presenter.query.send("sw")  // recorded: the recorder is subscribed already
+  /// ```
   ///
   /// ```swift
   /// let subscriber = scheduler.record(hotSignal, subscribeAt: 3, disposeAt: 10)

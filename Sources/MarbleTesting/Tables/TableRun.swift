@@ -493,6 +493,14 @@ struct Legend<Value: Equatable, Failure: Error> {
   func sentence(_ label: String, _ diff: EventListDiff<Value, Failure>) -> String
   where Value: Sendable, Failure: Equatable {
     switch diff.kind {
+    case .different(.error(let expected), .error(let actual)):
+      // Both are drawn `#`: the errors themselves say how they differ.
+      var (expectedText, actualText) = ("\(expected)", "\(actual)")
+      if expectedText == actualText {
+        (expectedText, actualText) = (String(reflecting: expected), String(reflecting: actual))
+      }
+      return "\(label) got a different error `#` at frame \(diff.tick):\n"
+        + "  expected  \(expectedText)\n  actual    \(actualText)"
     case .different(let expected, let actual):
       return "\(label) got \(symbol(actual)) at frame \(diff.tick) instead of \(symbol(expected))"
     case .missing(let expected, let cameAt):

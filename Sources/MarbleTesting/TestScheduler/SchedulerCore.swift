@@ -183,15 +183,31 @@ package final class SchedulerCore: Scheduler {
     enqueue(at: time, interval: interval, action)
   }
 
-  /// Schedules one of the harness's actions — a recorder's subscription or disposal — at `time`:
-  /// at its tick it runs before every action that is not the harness's, whenever those were
-  /// scheduled (RxJS's order: its `TestScheduler` sets hot observables up at `flush()`, after every
+  /// Runs one of the harness's actions — a recorder's subscription or disposal — at `time`.
+  ///
+  /// At or before the current tick, outside a run, it runs at once, in the caller, and so does the
+  /// driven work it made ready (a sequence's iterating task, up to its first suspension), without
+  /// moving the clock or running any other action: a recorder is subscribed when `record` returns,
+  /// as Turbine's `test {}` is. Later — or when asked from inside a run — it is scheduled: at its
+  /// tick it runs before every action that is not the harness's, whenever those were scheduled
+  /// (RxJS's order: its `TestScheduler` sets hot observables up at `flush()`, after every
   /// `expectObservable` subscription).
   @discardableResult
   package func scheduleHarness(at time: Int, _ action: @escaping @Sendable () -> Void)
     -> any Disposable
   {
-    enqueue(at: time, interval: nil, isHarness: true, action)
+    let isNow = state.withLock { !$0.isRunning && time <= $0.now }
+    guard isNow else { return enqueue(at: time, interval: nil, isHarness: true, action) }
+    action()
+    runReadyJobs()
+    return AnyDisposable {}
+  }
+
+  /// Runs the driven work that is ready now — no action, and the clock stays — unless a run is
+  /// under way (which runs it before its next action anyway).
+  private func runReadyJobs() {
+    guard state.withLock({ !$0.isRunning }) else { return }
+    _ = drain(through: Int.min)
   }
 
   @discardableResult

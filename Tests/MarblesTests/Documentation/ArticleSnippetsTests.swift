@@ -185,7 +185,7 @@ import Testing
     let result = scheduler.run()  // an endless timer: stops instead of hanging
     #expect(!result.isComplete)
     #expect(result.failure?.kind == .stepLimitExceeded)
-    #expect(ticks.events.count == 999)  // 1,000 steps: the subscription, then 999 ticks
+    #expect(ticks.events.count == 1_000)  // 1,000 steps, 1,000 ticks (record subscribed at once)
     _ = scheduler.takeUnreportedFailures()  // this test expects the failure
     // snippet-end
   }
