@@ -35,7 +35,8 @@ docs-pictures:
 TSAN_FILTER := Concurrency|[Tt]woThreads|ParallelUse|TestClock|SignalValues|AsyncMarbles|DrivenWorld|Determinism|SearchViewModel|VirtualSleeps|StepByStep|OneClock
 test-tsan:
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_FILTER)'
-	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan-integrations --package-path Integrations
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan-integrations --package-path Integrations --skip NeighboursTests
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan-integrations --package-path Integrations --filter NeighboursTests
 
 ## The async tests, 100 times each under --parallel: the root's and the Integrations package's.
 ## Prints one line per failing run (keeping its log) and the count; exits non-zero if any failed.

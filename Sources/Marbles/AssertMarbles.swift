@@ -43,7 +43,7 @@ public func assertMarbles<
   site.reportAssertion(
     marblesFailure(
       subscriber, marbles, values: values, error: error,
-      recording: RecordingSite(site: site, target: .argument(1))),
+      recording: RecordingSite(site: site, target: .argument(1), core: subscriber.core)),
     on: subscriber.core)
 }
 
@@ -125,7 +125,7 @@ public func assertMarbles<
   site.reportAssertion(
     marblesFailure(
       subscriber, marbles, values: values, error: Marble.defaultError(Failure.self),
-      recording: RecordingSite(site: site, target: .argument(1))),
+      recording: RecordingSite(site: site, target: .argument(1), core: subscriber.core)),
     on: subscriber.core)
 }
 
@@ -197,7 +197,8 @@ public func assertSubscriptions<Value: Sendable, Failure: Error>(
   let site = SourceSite(fileID: fileID, filePath: filePath, line: line, column: column)
   site.reportAssertion(
     subscriptionsFailure(
-      signal, marbles, recording: RecordingSite(site: site, target: .arguments(from: 1))),
+      signal, marbles,
+      recording: RecordingSite(site: site, target: .arguments(from: 1), core: signal.core)),
     on: signal.core)
 }
 

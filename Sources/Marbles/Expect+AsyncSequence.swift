@@ -59,7 +59,7 @@ extension SignalExpectation where Failure == any Error {
   where Value: Equatable {
     let subscriber = subscriber
     let values = KeyedValues(values, for: marbles)
-    let recording = RecordingSite(site: registration.site, target: .toBe)
+    let recording = RecordingSite(site: registration.site, target: .toBe, core: subscriber.core)
     registration.state {
       values.finding { values in
         marblesFailure(
@@ -110,7 +110,8 @@ public func assertMarbles<Value: Equatable & Sendable, Key: MarbleValueKey>(
   site.reportAssertion(
     marblesFailure(
       events: subscriber.testErrorEvents, tick: subscriber.core.tick, marbles, values: values,
-      error: error, recording: RecordingSite(site: site, target: .argument(1))),
+      error: error,
+      recording: RecordingSite(site: site, target: .argument(1), core: subscriber.core)),
     on: subscriber.core)
 }
 

@@ -205,7 +205,7 @@ public struct SignalExpectation<Value: Sendable, Failure: Error>: Sendable {
   where Value: Equatable, Failure: Equatable {
     let subscriber = subscriber
     let values = KeyedValues(values, for: marbles)
-    let recording = RecordingSite(site: registration.site, target: .toBe)
+    let recording = RecordingSite(site: registration.site, target: .toBe, core: subscriber.core)
     registration.state {
       values.finding { values in
         marblesFailure(subscriber, marbles, values: values, error: error, recording: recording)
@@ -224,7 +224,8 @@ public struct SubscriptionsExpectation<Value: Sendable, Failure: Error>: Sendabl
   /// - Parameter marbles: One subscription marble (`^` subscribe, `!` dispose) per subscription.
   public func toBe(_ marbles: String...) {
     let signal = signal
-    let recording = RecordingSite(site: registration.site, target: .toBeArguments)
+    let recording = RecordingSite(
+      site: registration.site, target: .toBeArguments, core: signal.core)
     registration.state { subscriptionsFailure(signal, marbles, recording: recording) }
   }
 }

@@ -5,6 +5,9 @@ import MarbleTesting
 struct RecordingSite: Sendable {
   var site: SourceSite
   var target: SourceRecorder.Target
+  /// The scheduler that drove what the assertion checks, if one did: record mode does not write
+  /// down what it drove outside virtual time.
+  var core: SchedulerCore? = nil
 
   /// Records `marbles` — the actual marbles, or why they cannot be written — if record mode
   /// (``/MarbleTesting/MarbleRecording``) says so, and returns what to add to the assertion's
@@ -24,6 +27,11 @@ struct RecordingSite: Sendable {
     }
     let mode = MarbleRecording.current
     guard mode != .never else { return nil }
+    if let notes = core?.driver.notes, !notes.isEmpty {
+      return "\nnot recorded (MARBLES_RECORD=\(mode.rawValue)): driven work ran outside virtual "
+        + "time (\(notes.joined(separator: "; "))), so the actual marble may not be what the code "
+        + "does in virtual time; give that work to the scheduler, or write the marble by hand"
+    }
     do {
       let marbles = try marbles.get()
       let written = try SourceRecorder.record(

@@ -1,3 +1,4 @@
+@preconcurrency import Dispatch
 import MarbleTesting
 import Marbles
 import Signals
@@ -91,6 +92,34 @@ import Testing
           + "there holds \"-a-b|\", not the \"-x|\" its assertion compared; nothing was written "
           + "(build and run again to record)") == true, "\(messages)")
   }
+
+  #if MARBLES_TESTED_RUNTIME
+    @Test func whatDrivenWorkDidOutsideVirtualTimeIsNotRecorded() throws {
+      let text = "assertMarbles(r, \"-x|\")\n"
+      let scheduler = TestScheduler()
+      let timer = DispatchSource.makeTimerSource(queue: .global())
+      defer { timer.cancel() }
+      let recorder = scheduler.record(try scheduler.cold("-a|"))
+      scheduler.task {
+        timer.setEventHandler {}
+        timer.schedule(deadline: .now() + 3600)
+        timer.activate()
+      }
+      scheduler.run()
+      let (file, messages) = recording(text, in: "record-outside.swift", mode: .failed) {
+        assertMarbles(recorder, "-x|", filePath: "record-outside.swift", line: 1, column: 14)
+      }
+      #expect(file == text)
+      #expect(
+        messages.first?.hasSuffix(
+          "\nnot recorded (MARBLES_RECORD=failed): driven work ran outside virtual time (a "
+            + "Dispatch timer source (DispatchSource.makeTimerSource) was started at tick 0; it "
+            + "runs in real time — use DispatchQueue.asyncAfter, a standard sleep or the "
+            + "scheduler's clock for a timer in virtual time), so the actual marble may not be "
+            + "what the code does in virtual time; give that work to the scheduler, or write the "
+            + "marble by hand") == true, "\(messages)")
+    }
+  #endif
 
   @Test func missingFillsAnEmptyLiteralAndLeavesAWrongOne() throws {
     let path: StaticString = "record-missing.swift"
