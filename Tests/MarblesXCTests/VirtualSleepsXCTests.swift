@@ -48,6 +48,7 @@ import XCTest
     results.cancelAndIgnoreRemainingEvents()
   }
 
+  @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
   func testATaskImmediateModel() {
     let scheduler = TestScheduler()
     let loader = ImmediateLoader()

@@ -42,6 +42,7 @@ public enum BareSleepSearchAPI {
 
 /// A loader that starts its work with `Task.immediate`: the state is `loading` as soon as `load()`
 /// returns (the task's first step runs in the caller), `loaded` 200 ms later.
+@available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
 @MainActor @Observable public final class ImmediateLoader {
   public private(set) var state = "idle"
   public private(set) var loads = 0
@@ -52,7 +53,6 @@ public enum BareSleepSearchAPI {
     self.clock = clock
   }
 
-  @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
   public func load() {
     Task.immediate {
       state = "loading"

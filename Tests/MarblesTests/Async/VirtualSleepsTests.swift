@@ -353,6 +353,52 @@ import Testing
     #expect(log.all == ["first step@0", "woke@5"])
   }
 
+  /// A cache an app warms before it waits: an actor of its own.
+  actor WarmingCache {
+    private(set) var warmed: [String] = []
+    func warm(_ name: String) { warmed.append(name) }
+  }
+
+  /// App code that starts a `Task.immediate` from a nonisolated function whose first `await` hops
+  /// to an actor (issue 31.8).
+  @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
+  nonisolated static func prefetch(_ name: String, into cache: WarmingCache, log: Log) {
+    Task.immediate {
+      await cache.warm(name)
+      log.append("warmed")
+      try await Task.sleep(for: .milliseconds(50))
+      log.append("ready")
+    }
+  }
+
+  @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
+  @Test(arguments: 0..<20)
+  func taskImmediateWhoseFirstAwaitHopsToAnActorIsDriven(_ run: Int) async {
+    let scheduler = TestScheduler()
+    let log = Log()
+    let cache = WarmingCache()
+    if run.isMultiple(of: 2) { await Task.yield() }  // the test's code goes on in a job of its own
+    Self.prefetch("swift", into: cache, log: log)
+    scheduler.advance(by: 49)
+    #expect(log.all == ["warmed"])
+    scheduler.advance(by: 1)
+    #expect(log.all == ["warmed", "ready"])
+    #expect(await cache.warmed == ["swift"])
+  }
+
+  @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
+  @MainActor @Test(arguments: 0..<20)
+  func taskImmediateWhoseFirstAwaitHopsToAnActorIsDrivenFromTheMainActor(_ run: Int) async {
+    let scheduler = TestScheduler()
+    let log = Log()
+    await Task.yield()  // the test's code goes on in a job of its own
+    Self.prefetch("swift", into: WarmingCache(), log: log)
+    scheduler.advance(by: 49)
+    #expect(log.all == ["warmed"])
+    scheduler.advance(by: 1)
+    #expect(log.all == ["warmed", "ready"])
+  }
+
   @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
   @Test func taskImmediateStartedByDrivenCode() {
     let scheduler = TestScheduler()
@@ -370,6 +416,7 @@ import Testing
     #expect(log.all == ["first step@1", "caller goes on@1", "woke@3"])
   }
 
+  @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
   @Test(arguments: 0..<20)
   func aMainActorModelsTaskImmediateWithAnInjectedClockFromANonisolatedTest(_ run: Int) async {
     let scheduler = TestScheduler()
@@ -382,6 +429,7 @@ import Testing
     #expect(await loader.state == "loaded")
   }
 
+  @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
   @Test(arguments: 0..<20)
   func aMainActorModelsBareTaskImmediateFromANonisolatedTest(_ run: Int) async {
     let scheduler = TestScheduler()
@@ -470,6 +518,7 @@ import Testing
       values: ["e": "", "a": "marbles,macros", "b": "swift,swiftui,sweet"])
   }
 
+  @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
   @Test(arguments: 0..<20)
   func aTaskImmediateModelWithAnInjectedClock(_ run: Int) {
     let scheduler = TestScheduler()

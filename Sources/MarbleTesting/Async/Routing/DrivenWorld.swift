@@ -32,9 +32,11 @@ import Synchronization
 ///    test still alive wins. "After" is exact: task ids grow with creation, and a scheduler notes
 ///    the id of a task it creates when it is made (``TaskDriver/watermark``);
 /// 4. it is a task that runs inside the test's code without having been enqueued — the first
-///    steps of a `Task.immediate` — or enqueued by one: the jobs of the test's own task run with
-///    their thread marked (``ThreadSlot/testTask``), and the job that made the scheduler is
-///    noted until it is known to have ended (``Registry/initialJobs``).
+///    steps of a `Task.immediate` — or enqueued by one, an actor's job included (a first `await`
+///    that hops to an actor enqueues the actor while the thread is still marked as running a
+///    synchronous start, with no task current): the jobs of the test's own task run with their
+///    thread marked (``ThreadSlot/testTask``), and the job that made the scheduler is noted until
+///    it is known to have ended (``Registry/initialJobs``).
 ///
 /// The rooms around it: `Time/` (one virtual clock per scheduler: readings, sleeps, Dispatch
 /// timers), `TestTask/` (the bridge to the test's own task), `Reports/` (stalls and stuck tasks),

@@ -82,9 +82,16 @@ extension DrivenWorld {
         return .driven(draining)
       }
       guard let current else {
-        // No task is current where a task switching executors enqueues itself: inside the
-        // test's code, that is a task the test's code started (a `Task.immediate` leaving its
-        // first steps).
+        // No task is current where a task switching executors enqueues itself. Still marked as
+        // running a synchronous start, it is a `Task.immediate` leaving its first steps — to an
+        // actor (its job is the actor's), or to the generic executor — inside the test's code:
+        // a task the test's code started, driven from here on.
+        if Jobs.isSynchronousStart, let test = testTaskHere ?? initialJobs[thread],
+          let made = latest(in: .task(test))
+        {
+          return .driven(made)
+        }
+        // Elsewhere inside the test's code, the test's own task switching executors.
         if let test = testTaskHere ?? (MainQueue.isCurrent ? initialJobs[thread] : nil),
           let made = latest(in: .task(test))
         {
