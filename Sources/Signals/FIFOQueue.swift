@@ -53,6 +53,19 @@
     }
   }
 
+  /// The element `offset` places from the first.
+  @inlinable
+  public subscript(offset offset: Int) -> Element {
+    elements[head + offset]
+  }
+
+  /// Takes the element `offset` places from the first (0 is `popFirst()`).
+  @inlinable
+  public mutating func remove(atOffset offset: Int) -> Element {
+    guard offset > 0 else { return popFirst()! }
+    return elements.remove(at: head + offset)
+  }
+
   /// Empties the queue.
   @inlinable
   public mutating func removeAll() {

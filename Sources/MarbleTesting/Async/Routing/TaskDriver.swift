@@ -111,6 +111,8 @@ package final class TaskDriver: TaskExecutor {
 
   /// The test's code that made the driver: its task, or its thread where no task was current.
   let madeIn: DrivenWorld.Context
+  /// The schedule this driver's choices follow when a test explores schedules; FIFO without one.
+  let schedule = ScheduleRun.current
 
   /// - Parameters:
   ///   - stallTimeout: See ``stallTimeout``.
@@ -182,7 +184,12 @@ package final class TaskDriver: TaskExecutor {
   func takeReadyJob() -> ReadyJob? {
     guard readyCount.load(ordering: .acquiring) > 0 else { return nil }
     return ready.withLock { ready in
-      let job = ready.popFirst()
+      let job =
+        if let schedule, ready.count > 1 {
+          ready.remove(atOffset: Self.choice(in: ready, by: schedule))
+        } else {
+          ready.popFirst()
+        }
       if job != nil { readyCount.subtract(1, ordering: .releasing) }
       return job
     }

@@ -1,0 +1,132 @@
+/// Runs a test under many schedules: schedule 0 in FIFO order, then a portfolio of strategies —
+/// random walk, PCT depth 1, 2 and 3 in turn, each from a seed derived from the exploration's —
+/// until one fails; then shrinks the failing choices towards FIFO (the fewest departures that
+/// still fail). A replay runs one token's choices once.
+package enum ScheduleExplorer {
+  /// What an exploration found.
+  package struct Outcome: Sendable {
+    /// How many schedules ran (not counting the shrinking's runs).
+    package var schedulesRun: Int
+    /// The most choice points one schedule had.
+    package var choicePoints: Int
+    /// The seed the schedules came from.
+    package var seed: UInt64
+    /// The schedule that failed, if one did.
+    package var failure: Failure?
+  }
+
+  /// A schedule that failed.
+  package struct Failure: Sendable {
+    /// Its number: 0 is FIFO.
+    package var schedule: Int
+    /// The strategy that made it ("FIFO", "random walk", "PCT depth 2", "replay").
+    package var strategy: String
+    /// Its choices, shrunk: run them again with a ``ReplayStrategy``.
+    package var token: ScheduleToken
+    /// Where a replay's choices stopped matching the run, if they did.
+    package var divergence: Int?
+  }
+
+  /// The strategy of schedule `number` (1 or more) of an exploration from `seed`, and its name.
+  package static func strategy(
+    forSchedule number: Int, seed: UInt64, length: Int
+  ) -> (strategy: any ScheduleStrategy, name: String) {
+    var mixer = ScheduleRandom(seed: seed ^ (UInt64(number) &* 0x9E37_79B9_7F4A_7C15))
+    let derived = mixer.next()
+    switch (number - 1) % 4 {
+    case 0: return (RandomWalkStrategy(seed: derived), "random walk")
+    case let depth:
+      return (PCTStrategy(depth: depth, length: length, seed: derived), "PCT depth \(depth)")
+    }
+  }
+
+  /// Runs `run` — the test's body under the run it is given, `true` when it passed — once per
+  /// schedule, up to `count`, stopping at the first failure; or, with `replay`, once under its
+  /// choices.
+  package static func explore(
+    count: Int, seed: UInt64, replay: ScheduleToken? = nil,
+    _ run: (ScheduleRun) async -> Bool
+  ) async -> Outcome {
+    if let replay {
+      let schedule = ScheduleRun(ReplayStrategy(replay))
+      let passed = await run(schedule)
+      return Outcome(
+        schedulesRun: 1, choicePoints: schedule.choices.count, seed: seed,
+        failure: passed
+          ? nil
+          : Failure(
+            schedule: 0, strategy: "replay", token: schedule.token,
+            divergence: schedule.divergence))
+    }
+    var outcome = Outcome(schedulesRun: 0, choicePoints: 0, seed: seed, failure: nil)
+    var length = 1
+    for number in 0..<max(1, count) {
+      let (strategy, name) =
+        number == 0
+        ? (FIFOStrategy() as any ScheduleStrategy, "FIFO")
+        : self.strategy(forSchedule: number, seed: seed, length: length)
+      let schedule = ScheduleRun(strategy)
+      let passed = await run(schedule)
+      outcome.schedulesRun += 1
+      outcome.choicePoints = max(outcome.choicePoints, schedule.choices.count)
+      if number == 0 { length = max(1, schedule.choices.count) }
+      guard passed else {
+        let token = await shrink(schedule.token, run)
+        outcome.failure = Failure(schedule: number, strategy: name, token: token, divergence: nil)
+        return outcome
+      }
+    }
+    return outcome
+  }
+
+  /// Every way to take `size` of `count` indices, in order.
+  static func combinations(of count: Int, taking size: Int) -> [[Int]] {
+    guard size > 0 else { return [[]] }
+    guard size <= count else { return [] }
+    return (0...(count - size)).flatMap { first in
+      combinations(of: count - first - 1, taking: size - 1).map { rest in
+        [first] + rest.map { $0 + first + 1 }
+      }
+    }
+  }
+
+  /// The failing `token` with as few departures from FIFO as still fail: first every single
+  /// departure alone, then every pair, then every three (most bugs need one or two); then, from
+  /// the whole token, each departure dropped in turn and kept out when the run still fails, until
+  /// no single one can go.
+  static func shrink(_ token: ScheduleToken, _ run: (ScheduleRun) async -> Bool) async
+    -> ScheduleToken
+  {
+    let departures = token.departures
+    func failing(_ kept: [ScheduleToken.Departure]) async -> ScheduleToken? {
+      var candidate = token
+      candidate.departures = kept
+      let schedule = ScheduleRun(ReplayStrategy(candidate))
+      return await run(schedule) ? nil : schedule.token
+    }
+    // Subsets of one, two, then three departures, while there are few enough to try them all.
+    for size in 1...3 where size < departures.count {
+      guard departures.count <= (size == 3 ? 16 : 64) else { break }
+      for subset in combinations(of: departures.count, taking: size) {
+        if let found = await failing(subset.map { departures[$0] }) { return found }
+      }
+    }
+    var current = token
+    var changed = true
+    while changed, !current.departures.isEmpty {
+      changed = false
+      for index in current.departures.indices.reversed() {
+        var candidate = current
+        candidate.departures.remove(at: index)
+        let schedule = ScheduleRun(ReplayStrategy(candidate))
+        if await !run(schedule) {
+          // What this run actually chose, which a replay of it reproduces.
+          current = schedule.token
+          changed = true
+          break
+        }
+      }
+    }
+    return current
+  }
+}

@@ -1,0 +1,106 @@
+@_spi(Internals) import Signals
+
+/// One run of a test under one schedule: the strategy that makes its choices, and the choices it
+/// made. A scheduler made while one is current (``current``, a task local the exploration sets
+/// around the test's body) asks it at each choice point of its driver.
+///
+/// What a schedule may reorder — and what keeps its order — is decided where the choice is made,
+/// in ``TaskDriver``: jobs of different tasks bound for the generic executor, and the first job
+/// bound for the main actor against them; jobs bound for the main actor keep their order among
+/// themselves (a serial executor's queue), and a choice is counted only where two or more jobs
+/// may go first.
+package final class ScheduleRun: Sendable {
+  /// One choice: how many jobs could go first, and which one did (0 is FIFO's).
+  package struct Choice: Sendable, Equatable {
+    package var count: Int
+    package var chosen: Int
+
+    package init(count: Int, chosen: Int) {
+      self.count = count
+      self.chosen = chosen
+    }
+  }
+
+  private struct State {
+    var strategy: any ScheduleStrategy
+    var choices: [Choice] = []
+  }
+
+  private let state: Locked<State>
+
+  /// The run the schedulers made here belong to, if any.
+  @TaskLocal package static var current: ScheduleRun?
+
+  package init(_ strategy: any ScheduleStrategy) {
+    state = Locked(State(strategy: strategy))
+  }
+
+  /// Asks the strategy to pick among `candidates` (two or more), and notes the choice.
+  func choose(among candidates: [ScheduleCandidate]) -> Int {
+    state.withLock { state in
+      let chosen = min(max(0, state.strategy.choose(among: candidates)), candidates.count - 1)
+      state.choices.append(Choice(count: candidates.count, chosen: chosen))
+      return chosen
+    }
+  }
+
+  /// The choices made so far.
+  package var choices: [Choice] {
+    state.withLock { $0.choices }
+  }
+
+  /// Where a replay's recorded choices stopped matching the run, if they did.
+  package var divergence: Int? {
+    state.withLock { ($0.strategy as? ReplayStrategy)?.divergence }
+  }
+
+  /// The choices as a token a replay runs again.
+  package var token: ScheduleToken {
+    ScheduleToken(choices: choices)
+  }
+}
+
+/// The choices of one schedule, as a text a test can hold: `mrb1-` then the number of choice
+/// points and each departure from FIFO as `point.chosen.count`, in base 36.
+package struct ScheduleToken: Sendable, Equatable, CustomStringConvertible {
+  /// A choice that was not FIFO's, at choice point `point`.
+  package struct Departure: Sendable, Equatable {
+    package var point: Int
+    package var choice: ScheduleRun.Choice
+  }
+
+  package var choicePoints: Int
+  package var departures: [Departure]
+
+  package init(choices: [ScheduleRun.Choice]) {
+    choicePoints = choices.count
+    departures = choices.enumerated().compactMap { point, choice in
+      choice.chosen == 0 ? nil : Departure(point: point, choice: choice)
+    }
+  }
+
+  /// Reads a token written by ``description``; `nil` if `text` is not one.
+  package init?(_ text: String) {
+    guard text.hasPrefix("mrb1-") else { return nil }
+    let parts = text.dropFirst(5).split(separator: "-", omittingEmptySubsequences: false)
+    guard let first = parts.first, let points = Int(first, radix: 36) else { return nil }
+    choicePoints = points
+    var departures: [Departure] = []
+    for part in parts.dropFirst() {
+      let numbers = part.split(separator: ".").compactMap { Int($0, radix: 36) }
+      guard numbers.count == 3, numbers[1] > 0, numbers[1] < numbers[2] else { return nil }
+      departures.append(
+        Departure(
+          point: numbers[0], choice: ScheduleRun.Choice(count: numbers[2], chosen: numbers[1])))
+    }
+    self.departures = departures
+  }
+
+  package var description: String {
+    (["mrb1", String(choicePoints, radix: 36)]
+      + departures.map {
+        [$0.point, $0.choice.chosen, $0.choice.count].map { String($0, radix: 36) }
+          .joined(separator: ".")
+      }).joined(separator: "-")
+  }
+}

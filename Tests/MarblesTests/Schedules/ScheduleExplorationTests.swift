@@ -1,0 +1,188 @@
+import MarbleTesting
+import Synchronization
+import Testing
+
+/// Exploring schedules, the core: the choice point in the driver, the strategies, the token, the
+/// shrinking and the replay — on small programs whose result does or does not depend on the order
+/// of same-tick work.
+@Suite struct ScheduleExplorationTests {
+  /// Runs `body` under `schedule`: every scheduler it makes follows the schedule's choices.
+  static func run(_ schedule: ScheduleRun, _ body: () async -> Bool) async -> Bool {
+    await ScheduleRun.$current.withValue(schedule) { await body() }
+  }
+
+  // MARK: Bugs that pass in FIFO order
+
+  /// A search that shows whichever response arrives last, without checking that it answers the
+  /// latest query: two queries at one tick, the stale answer can land after the fresh one.
+  @MainActor final class StaleSearch {
+    var shown = ""
+    func search(_ query: String) {
+      Task {
+        let answer = await Self.fetch(query)
+        self.shown = answer
+      }
+    }
+    nonisolated static func fetch(_ query: String) async -> String {
+      await Task.yield()  // the network
+      return "results for \(query)"
+    }
+  }
+
+  @MainActor static func staleSearchShowsTheLatest() async -> Bool {
+    let scheduler = TestScheduler()
+    let search = StaleSearch()
+    search.search("sw")
+    search.search("swift")
+    scheduler.run()
+    return search.shown == "results for swift"
+  }
+
+  /// Two withdrawals from one account: each checks the balance, then takes the money after a
+  /// hop; the second validates first, so in FIFO order the first is done before it checks.
+  actor Account {
+    var balance = 100
+    func withdraw(_ amount: Int) async -> Bool {
+      guard balance >= amount else { return false }
+      await Self.audit()
+      balance -= amount
+      return true
+    }
+    nonisolated static func audit() async { await Task.yield() }
+  }
+
+  static func noDoubleSpend() async -> Bool {
+    let scheduler = TestScheduler()
+    let account = Account()
+    Task { _ = await account.withdraw(80) }
+    Task {
+      await Task.yield()  // validates the request first
+      await Task.yield()
+      _ = await account.withdraw(80)
+    }
+    scheduler.run()
+    return await account.balance >= 0
+  }
+
+  /// Each bug, a seed, and the fewest departures from FIFO that make it fail: the stale answer
+  /// needs its fetch's continuation to go after the other's (one); the double spend needs each of
+  /// the second withdrawal's three steps before the first one's deduction to jump the queue.
+  @Test(
+    arguments: [(0, 42, 1), (1, 42, 3), (1, 0xBEEF, 3), (0, 0xBEEF, 1)] as [(Int, UInt64, Int)])
+  func aBugThatPassesInFIFOIsFoundShrunkAndReplayed(
+    _ program: Int, _ seed: UInt64, _ fewest: Int
+  ) async {
+    let body: () async -> Bool =
+      program == 0 ? { await Self.staleSearchShowsTheLatest() } : { await Self.noDoubleSpend() }
+    // FIFO passes.
+    #expect(await Self.run(ScheduleRun(FIFOStrategy()), body))
+    let outcome = await ScheduleExplorer.explore(count: 100, seed: seed) { schedule in
+      await Self.run(schedule, body)
+    }
+    guard let failure = outcome.failure else {
+      Issue.record("not found in 100 schedules from seed \(seed)")
+      return
+    }
+    #expect(failure.schedule > 0)
+    #expect(failure.token.departures.count == fewest, "\(failure.token)")
+    // The token reads back, and its replay fails, 1 time out of 1.
+    #expect(ScheduleToken(failure.token.description) == failure.token)
+    let replay = await ScheduleExplorer.explore(count: 1, seed: 0, replay: failure.token) {
+      schedule in await Self.run(schedule, body)
+    }
+    #expect(replay.failure != nil)
+    #expect(replay.failure?.divergence == nil)
+  }
+
+  // MARK: Soundness
+
+  /// Ten tasks add to an actor's total across hops: any order gives the same total.
+  static func orderIndependentTotal() async -> Bool {
+    actor Total {
+      var value = 0
+      func add(_ amount: Int) { value += amount }
+    }
+    let scheduler = TestScheduler()
+    let total = Total()
+    for amount in 1...10 {
+      Task {
+        await Task.yield()
+        await total.add(amount)
+        await Task.yield()
+        await total.add(amount)
+      }
+    }
+    scheduler.run()
+    return await total.value == 110
+  }
+
+  @Test func codeWhoseResultDoesNotDependOnOrderPassesEverySchedule() async {
+    let outcome = await ScheduleExplorer.explore(count: 200, seed: 7) { schedule in
+      await Self.run(schedule) { await Self.orderIndependentTotal() }
+    }
+    #expect(outcome.failure == nil)
+    #expect(outcome.schedulesRun == 200)
+    #expect(outcome.choicePoints > 10)
+  }
+
+  /// Main-actor tasks started in order from the main actor: the main actor's queue keeps them in
+  /// that order in every schedule ("keeps its order": a serial executor's queue).
+  @MainActor static func mainActorJobsKeepTheirOrder() async -> Bool {
+    let scheduler = TestScheduler()
+    var log: [Int] = []
+    for index in 0..<8 {
+      Task { @MainActor in log.append(index) }
+      Task { await Task.yield() }  // other work at the same tick, which may go first
+    }
+    scheduler.run()
+    return log == Array(0..<8)
+  }
+
+  @Test func mainActorJobsKeepTheirOrderInEverySchedule() async {
+    let outcome = await ScheduleExplorer.explore(count: 200, seed: 3) { schedule in
+      await Self.run(schedule) { await Self.mainActorJobsKeepTheirOrder() }
+    }
+    #expect(outcome.failure == nil)
+    #expect(outcome.choicePoints > 0)
+  }
+
+  // MARK: Strategies and tokens
+
+  @Test func fifoMakesTodaysChoices() async {
+    let schedule = ScheduleRun(FIFOStrategy())
+    #expect(await Self.run(schedule) { await Self.orderIndependentTotal() })
+    #expect(!schedule.choices.isEmpty)
+    #expect(schedule.choices.allSatisfy { $0.chosen == 0 && $0.count >= 2 })
+    #expect(schedule.token.departures.isEmpty)
+  }
+
+  @Test func aSeedGivesTheSameSchedulesEveryTime() async {
+    var runs: [[ScheduleRun.Choice]] = []
+    for _ in 0..<2 {
+      let (strategy, _) = ScheduleExplorer.strategy(forSchedule: 1, seed: 99, length: 20)
+      let schedule = ScheduleRun(strategy)
+      _ = await Self.run(schedule) { await Self.orderIndependentTotal() }
+      runs.append(schedule.choices)
+    }
+    #expect(runs[0] == runs[1])
+    #expect(runs[0].contains { $0.chosen != 0 })
+  }
+
+  @Test func tokensReadBackAndRejectWhatIsNotOne() {
+    let token = ScheduleToken(choices: [
+      .init(count: 2, chosen: 0), .init(count: 3, chosen: 2), .init(count: 40, chosen: 37),
+    ])
+    #expect(token.description == "mrb1-3-1.2.3-2.11.14")
+    #expect(ScheduleToken(token.description) == token)
+    #expect(ScheduleToken("mrb2-3") == nil)
+    #expect(ScheduleToken("mrb1-3-1.3.3") == nil)
+  }
+
+  @Test func aReplayWhoseChoicesAreNoLongerPossibleSaysWhere() async {
+    // Recorded where three jobs were ready at the first choice; the program has two.
+    let token = ScheduleToken(choices: [.init(count: 3, chosen: 2)])
+    let schedule = ScheduleRun(ReplayStrategy(token))
+    _ = await Self.run(schedule) { await Self.noDoubleSpend() }
+    #expect(schedule.divergence == 0)
+  }
+}
