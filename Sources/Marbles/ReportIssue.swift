@@ -17,6 +17,11 @@ func reportIssue(
   _ message: String, fileID: String, filePath: StaticString, line: UInt, column: UInt
 ) {
   TestIssueRecorder.registered
+  if let capture = IssueCapture.current {
+    // A schedule under exploration: its issues are reported once, with the report.
+    capture.append("\(fileID):\(line): \(message)")
+    return
+  }
   let location = SourceLocation(
     fileID: fileID, filePath: "\(filePath)", line: Int(line), column: Int(column))
   if Test.current != nil {

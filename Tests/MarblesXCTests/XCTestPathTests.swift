@@ -8,8 +8,8 @@ import XCTest
 /// The XCTest path. Linux XCTest has no `XCTExpectFailure`, so this case overrides `recordFailure` to
 /// capture the failures the assertions report instead of failing, and checks their text and line.
 final class XCTestPathTests: XCTestCase {
-  private var captured: [(description: String, file: String, line: Int)] = []
-  private var capturing = false
+  var captured: [(description: String, file: String, line: Int)] = []
+  var capturing = false
 
   override func recordFailure(
     withDescription description: String, inFile filePath: String, atLine lineNumber: Int,
@@ -186,7 +186,7 @@ final class XCTestPathTests: XCTestCase {
 
 /// Off the test's thread, an assertion still fails the XCTest case in progress.
 final class XCTestOffThreadTests: XCTestCase {
-  private var captured: [String] = []
+  var captured: [String] = []
   private let lock = NSLock()
 
   override func recordFailure(

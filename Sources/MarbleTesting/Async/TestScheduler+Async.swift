@@ -48,6 +48,7 @@ extension TestScheduler {
       }
     }
     record.taskID = swift_task_getJobTaskId(unsafeBitCast(task, to: MarblesJobRef.self))
+    if let id = record.taskID { driver.schedule?.name(task: id, record.name) }
     return task
   }
 

@@ -77,6 +77,11 @@ package enum Platform {
     usleep(useconds_t(seconds * 1_000_000 + attoseconds / 1_000_000_000_000))
   }
 
+  /// The value of the environment variable `name`, if it is set.
+  package static func environment(_ name: String) -> String? {
+    getenv(name).map { String(cString: $0) }
+  }
+
   /// Writes `text` to standard error.
   package static func printError(_ text: String) {
     var text = text

@@ -183,7 +183,7 @@ package final class TaskDriver: TaskExecutor {
   /// Takes the next ready job, if any.
   func takeReadyJob() -> ReadyJob? {
     guard readyCount.load(ordering: .acquiring) > 0 else { return nil }
-    return ready.withLock { ready in
+    let job = ready.withLock { ready in
       let job =
         if let schedule, ready.count > 1 {
           ready.remove(atOffset: Self.choice(in: ready, by: schedule))
@@ -193,6 +193,10 @@ package final class TaskDriver: TaskExecutor {
       if job != nil { readyCount.subtract(1, ordering: .releasing) }
       return job
     }
+    if let schedule, let job {
+      schedule.noteStep(task: Jobs.taskID(of: job.job), tick: core?.now ?? 0)
+    }
+    return job
   }
 
   /// Puts a job taken but not run back, first in line.

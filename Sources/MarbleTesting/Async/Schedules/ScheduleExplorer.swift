@@ -13,6 +13,8 @@ package enum ScheduleExplorer {
     package var seed: UInt64
     /// The schedule that failed, if one did.
     package var failure: Failure?
+    /// For a replay: where its choices stopped matching the run, if they did.
+    package var divergence: Int? = nil
   }
 
   /// A schedule that failed.
@@ -56,7 +58,8 @@ package enum ScheduleExplorer {
           ? nil
           : Failure(
             schedule: 0, strategy: "replay", token: schedule.token,
-            divergence: schedule.divergence))
+            divergence: schedule.divergence),
+        divergence: schedule.divergence)
     }
     var outcome = Outcome(schedulesRun: 0, choicePoints: 0, seed: seed, failure: nil)
     var length = 1

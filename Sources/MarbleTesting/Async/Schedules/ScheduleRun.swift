@@ -21,9 +21,20 @@ package final class ScheduleRun: Sendable {
     }
   }
 
+  /// One job that ran: its task (`nil` for an actor's job), the tick, and whether it went first
+  /// against FIFO's pick.
+  package struct Step: Sendable, Equatable {
+    package var task: UInt64?
+    package var tick: Int
+    package var isDeparture: Bool
+  }
+
   private struct State {
     var strategy: any ScheduleStrategy
     var choices: [Choice] = []
+    var steps: [Step] = []
+    var pendingDeparture = false
+    var names: [UInt64: String] = [:]
   }
 
   private let state: Locked<State>
@@ -40,8 +51,32 @@ package final class ScheduleRun: Sendable {
     state.withLock { state in
       let chosen = min(max(0, state.strategy.choose(among: candidates)), candidates.count - 1)
       state.choices.append(Choice(count: candidates.count, chosen: chosen))
+      state.pendingDeparture = chosen != 0
       return chosen
     }
+  }
+
+  /// Notes the job that runs next (after the choice that picked it, if there was one).
+  func noteStep(task: UInt64?, tick: Int) {
+    state.withLock { state in
+      state.steps.append(Step(task: task, tick: tick, isDeparture: state.pendingDeparture))
+      state.pendingDeparture = false
+    }
+  }
+
+  /// Names task `id` in the report's lanes (`scheduler.task(name:)`).
+  func name(task id: UInt64, _ name: String) {
+    state.withLock { $0.names[id] = name }
+  }
+
+  /// The names of the tasks that have one.
+  package var names: [UInt64: String] {
+    state.withLock { $0.names }
+  }
+
+  /// The jobs that ran, in order.
+  package var steps: [Step] {
+    state.withLock { $0.steps }
   }
 
   /// The choices made so far.

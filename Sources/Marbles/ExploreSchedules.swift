@@ -1,0 +1,228 @@
+import MarbleTesting
+import Synchronization
+import Testing
+
+/// The issues of one schedule under exploration, held instead of reported: the failing
+/// schedule's are reported once, with the report.
+final class IssueCapture: Sendable {
+  @TaskLocal static var current: IssueCapture?
+
+  private let issues = Mutex<[String]>([])
+
+  func append(_ issue: String) { issues.withLock { $0.append(issue) } }
+
+  var all: [String] { issues.withLock { $0 } }
+}
+
+/// What exploring a test's schedules found (``exploreSchedules(_:seed:replay:fileID:filePath:line:column:_:)``).
+public struct ScheduleExploration: Sendable, CustomStringConvertible {
+  /// How many schedules ran, the failing one included (not the shrinking's runs).
+  public var schedulesRun: Int
+  /// The most choice points one schedule had: places where two or more jobs could go first.
+  public var choicePoints: Int
+  /// The seed the schedules came from.
+  public var seed: UInt64
+  /// The schedule that failed, if one did.
+  public var failure: ScheduleFailure?
+
+  /// "100 schedules pass (seed 0x2a)", or the failure's report.
+  public var description: String {
+    failure?.description
+      ?? "\(schedulesRun) schedule\(schedulesRun == 1 ? "" : "s") pass (seed "
+      + "0x\(String(seed, radix: 16)), at most \(choicePoints) choice points)"
+  }
+}
+
+/// A schedule that failed: which, the token that replays it, and what failed.
+public struct ScheduleFailure: Sendable, CustomStringConvertible {
+  /// Its number: 0 is FIFO, the order Marbles runs without exploring.
+  public var schedule: Int
+  /// The token that replays it: `exploreSchedules(replay:)` or `.exploringSchedules(replay:)`.
+  public var replay: String
+  /// How many of its choices differ from FIFO's, after shrinking.
+  public var departures: Int
+  /// What failed, as text: each issue with its place.
+  public var issues: [String]
+  /// The report: the schedule, the issues, the order that failed drawn as lanes, and how to
+  /// replay it.
+  public var description: String
+}
+
+/// Runs `body` once per schedule — schedule 0 in Marbles' usual first-in-first-out order, then
+/// orders of the same tick's work chosen from `seed` — and stops at the first schedule that fails;
+/// the failing order is shrunk towards FIFO, drawn as lanes, and reported once, at the call, with
+/// the token that replays it.
+///
+/// Each run is fresh: `body` makes its own scheduler and state. A schedule fails when `body`
+/// throws or records an issue (Swift Testing's `#expect`, `#require`, `Issue.record`; Marbles'
+/// assertions, in XCTest too); the issues of schedules that passed are not reported.
+///
+/// ```swift
+/// let exploration = await exploreSchedules(200, seed: 42) {
+///   let scheduler = TestScheduler()
+///   let account = Account(balance: 100)
+///   Task { await account.withdraw(80) }
+///   Task { await account.withdraw(80) }
+///   scheduler.run()
+///   #expect(await account.balance >= 0)
+/// }
+/// ```
+///
+/// A schedule reorders only what the Swift runtime may: jobs of different tasks ready at the same
+/// tick, and the main actor's first job against them; jobs queued for the main actor keep their
+/// order, as do a task's own steps and the scheduler's actions (marbles mean what they mean).
+/// `MARBLES_SCHEDULES=N` raises `count` to at least `N`; `MARBLES_SCHEDULE_SEED=S` is the seed
+/// when none is given (else a fresh one, printed in every failure).
+///
+/// - Parameters:
+///   - count: How many schedules to run, schedule 0 included.
+///   - seed: Where the schedules come from; `nil` for `MARBLES_SCHEDULE_SEED` or a fresh one.
+///   - replay: A failure's token: runs its schedule once instead.
+///   - fileID: The caller's file ID (filled in for you).
+///   - filePath: The caller's file path (filled in for you).
+///   - line: The caller's line (filled in for you).
+///   - column: The caller's column (filled in for you).
+///   - body: The test, run once per schedule.
+/// - Returns: What the exploration found.
+@discardableResult
+public func exploreSchedules(
+  _ count: Int = 100, seed: UInt64? = nil, replay: String? = nil,
+  fileID: String = #fileID, filePath: StaticString = #filePath,
+  line: UInt = #line, column: UInt = #column,
+  _ body: () async throws -> Void
+) async -> ScheduleExploration {
+  let exploration = await ScheduleExploring.explore(count, seed: seed, replay: replay, body)
+  if let failure = exploration.failure {
+    SourceSite(fileID: fileID, filePath: filePath, line: line, column: column)
+      .report(failure.description)
+  }
+  return exploration
+}
+
+/// The exploration behind ``exploreSchedules(_:seed:replay:fileID:filePath:line:column:_:)`` and
+/// the trait, without the reporting.
+enum ScheduleExploring {
+  static func explore(
+    _ count: Int, seed: UInt64?, replay: String?, _ body: () async throws -> Void
+  ) async -> ScheduleExploration {
+    let environment = Environment.current
+    let count = max(count, environment.schedules ?? 0)
+    let seed = seed ?? environment.seed ?? UInt64.random(in: 0...UInt64.max)
+    func run(_ schedule: ScheduleRun) async -> [String] {
+      let capture = IssueCapture()
+      await IssueCapture.$current.withValue(capture) {
+        await ScheduleRun.$current.withValue(schedule) {
+          if Test.current != nil {
+            do {
+              try await withKnownIssue(isIntermittent: true) {
+                try await body()
+              } matching: { issue in
+                capture.append(describe(issue))
+                return true
+              }
+            } catch {
+              capture.append("caught error: \(error)")
+            }
+          } else {
+            do { try await body() } catch { capture.append("caught error: \(error)") }
+          }
+        }
+      }
+      return capture.all
+    }
+    var token: ScheduleToken?
+    if let replay {
+      guard let read = ScheduleToken(replay) else {
+        let failure = ScheduleFailure(
+          schedule: 0, replay: replay, departures: 0, issues: [],
+          description: "\"\(replay)\" is not a replay token (they begin with mrb1-): nothing ran")
+        return ScheduleExploration(schedulesRun: 0, choicePoints: 0, seed: seed, failure: failure)
+      }
+      token = read
+    }
+    let outcome = await ScheduleExplorer.explore(count: count, seed: seed, replay: token) {
+      schedule in await run(schedule).isEmpty
+    }
+    guard let found = outcome.failure else {
+      var exploration = ScheduleExploration(
+        schedulesRun: outcome.schedulesRun, choicePoints: outcome.choicePoints, seed: seed,
+        failure: nil)
+      if token != nil, replay != nil {
+        // A replay that passes reproduces nothing: say so, as a failure.
+        let why =
+          outcome.divergence.map {
+            "the schedule diverged at choice \($0 + 1): the code or the test changed since it "
+              + "was recorded"
+          }
+          ?? "the code or the test changed, or the failure depended on something outside virtual "
+          + "time"
+        exploration.failure = ScheduleFailure(
+          schedule: 0, replay: replay!, departures: token!.departures.count, issues: [],
+          description: "the replay of \(replay!) passed: the failure it recorded did not happen "
+            + "again (\(why))")
+      }
+      return exploration
+    }
+    // Once more, to hold the failing schedule's issues and steps.
+    let schedule = ScheduleRun(ReplayStrategy(found.token))
+    let issues = await run(schedule)
+    let departures = found.token.departures.count
+    var lines: [String] = []
+    if token != nil {
+      lines.append("the replayed schedule failed (\(found.token))")
+      if let divergence = found.divergence ?? schedule.divergence {
+        lines.append(
+          "the schedule diverged at choice \(divergence + 1): the code or the test changed since "
+            + "it was recorded")
+      }
+    } else if found.schedule == 0 {
+      lines.append("schedule 0 (FIFO, the usual order) failed (seed 0x\(String(seed, radix: 16)))")
+    } else {
+      lines.append(
+        "schedule \(found.schedule) of \(count) (\(found.strategy), seed "
+          + "0x\(String(seed, radix: 16))) failed; schedule 0 (FIFO) passes")
+    }
+    lines += issues.map { "  " + $0.replacing("\n", with: "\n  ") }
+    if departures > 0 || token != nil {
+      lines.append(
+        "the order that failed, \(departures) departure\(departures == 1 ? "" : "s") from FIFO "
+          + "(marked *):")
+      lines.append(ScheduleReport.lanes(schedule.steps, names: schedule.names))
+    }
+    lines.append(
+      "replay it: @Test(.exploringSchedules(replay: \"\(found.token)\")), or "
+        + "exploreSchedules(replay: \"\(found.token)\")")
+    let failure = ScheduleFailure(
+      schedule: found.schedule, replay: "\(found.token)", departures: departures, issues: issues,
+      description: lines.joined(separator: "\n"))
+    return ScheduleExploration(
+      schedulesRun: outcome.schedulesRun, choicePoints: outcome.choicePoints, seed: seed,
+      failure: failure)
+  }
+
+  /// An issue as a line of a report: its place, then what it says.
+  private static func describe(_ issue: Issue) -> String {
+    let place = issue.sourceLocation.map { "\($0.fileID):\($0.line): " } ?? ""
+    let comments = issue.comments.map(\.rawValue).joined(separator: "\n")
+    return place + (comments.isEmpty ? "\(issue.kind)" : "\(issue.kind): " + comments)
+  }
+
+  /// What the environment asks of every exploration.
+  struct Environment {
+    var schedules: Int?
+    var seed: UInt64?
+
+    static var current: Environment {
+      func read(_ name: String) -> String? {
+        guard let value = Platform.environment(name), !value.isEmpty else { return nil }
+        return value
+      }
+      let seedText = read("MARBLES_SCHEDULE_SEED")
+      let seed =
+        seedText.flatMap { text in
+          text.hasPrefix("0x") ? UInt64(text.dropFirst(2), radix: 16) : UInt64(text)
+        }
+      return Environment(schedules: read("MARBLES_SCHEDULES").flatMap { Int($0) }, seed: seed)
+    }
+  }
+}

@@ -1,0 +1,57 @@
+public import Testing
+
+/// A Swift Testing trait that runs a test under many schedules of its same-tick work (see
+/// ``exploreSchedules(_:seed:replay:fileID:filePath:line:column:_:)``), or replays one:
+///
+/// ```swift
+/// @Test(.exploringSchedules(200, seed: 42)) func twoWithdrawalsNeverOverdraw() async { … }
+/// @Test(.exploringSchedules(replay: "mrb1-9-3.1.2")) func twoWithdrawalsNeverOverdraw() async { … }
+/// ```
+///
+/// The test's body runs once per schedule, each time afresh, and the failing schedule is reported
+/// once, at the test, with the order that failed drawn as lanes and the token that replays it.
+public struct ExploringSchedulesTrait: TestTrait, TestScoping {
+  /// How many schedules to run, schedule 0 (FIFO) included.
+  public var count: Int
+  /// Where the schedules come from; `nil` for `MARBLES_SCHEDULE_SEED` or a fresh seed.
+  public var seed: UInt64?
+  /// A failure's token, to run its schedule once instead.
+  public var replay: String?
+
+  /// Runs the test's body once per schedule, and reports the schedule that failed.
+  ///
+  /// - Parameters:
+  ///   - test: The test.
+  ///   - testCase: The test case, if any.
+  ///   - function: The test's body.
+  public func provideScope(
+    for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+  ) async throws {
+    let exploration = await ScheduleExploring.explore(count, seed: seed, replay: replay) {
+      try await function()
+    }
+    if let failure = exploration.failure {
+      Issue.record(Comment(rawValue: failure.description), sourceLocation: test.sourceLocation)
+    }
+  }
+}
+
+extension Trait where Self == ExploringSchedulesTrait {
+  /// Runs the test under `count` schedules of its same-tick work, from `seed`.
+  ///
+  /// - Parameters:
+  ///   - count: How many schedules, schedule 0 (FIFO) included.
+  ///   - seed: Where they come from; `nil` for `MARBLES_SCHEDULE_SEED` or a fresh seed.
+  /// - Returns: The trait.
+  public static func exploringSchedules(_ count: Int = 100, seed: UInt64? = nil) -> Self {
+    ExploringSchedulesTrait(count: count, seed: seed, replay: nil)
+  }
+
+  /// Runs the test once, under the schedule a failure's token holds.
+  ///
+  /// - Parameter replay: The token (`mrb1-…`) from the failure's report.
+  /// - Returns: The trait.
+  public static func exploringSchedules(replay: String) -> Self {
+    ExploringSchedulesTrait(count: 1, seed: nil, replay: replay)
+  }
+}
