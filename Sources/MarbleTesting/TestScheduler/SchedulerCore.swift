@@ -40,6 +40,9 @@ package final class SchedulerCore: Scheduler {
     var failures: [TestSchedulerFailure] = []
     /// How many of `failures` an assertion library has already reported.
     var reportedFailures = 0
+    /// Under an explored schedule, the pending wake-ups of sleeping tasks, by action id, with the
+    /// task each wakes: what a schedule may run before other actions of the same tick.
+    var wakeUps: [Int: UInt64] = [:]
   }
 
   let state = Locked(State())
@@ -175,6 +178,18 @@ package final class SchedulerCore: Scheduler {
     enqueue(at: time, interval: nil, action)
   }
 
+  /// Schedules the wake-up of the sleeping task `task` at `time`: an action like any other, which
+  /// an explored schedule may run before the other actions due at that tick.
+  @discardableResult
+  package func scheduleWakeUp(
+    at time: Int, task: UInt64?, _ action: @escaping @Sendable () -> Void
+  ) -> any Disposable {
+    guard driver.schedule != nil, let task else { return enqueue(at: time, interval: nil, action) }
+    let handle = enqueue(at: time, interval: nil, action)
+    state.withLock { $0.wakeUps[handle.id] = task }
+    return handle
+  }
+
   /// Schedules a repeating action first due at `time`, then every `interval` ticks.
   @discardableResult
   package func schedule(at time: Int, interval: Int, _ action: @escaping @Sendable () -> Void)
@@ -252,6 +267,45 @@ package final class SchedulerCore: Scheduler {
       return (slot, id)
     }
     return ScheduledActionHandle(state: state, slot: slot, id: id)
+  }
+
+  /// The choice point among actions, under an explored schedule: of the actions due at `first`'s
+  /// tick, the wake-ups of sleeping tasks may run before the others — and before each other —
+  /// while the scheduler's own actions keep their order among themselves (only the first of them
+  /// is a candidate). Puts back every action not chosen, with its place in line.
+  private func chooseAction(
+    after first: ActionHeap.Key, by schedule: ScheduleRun, in state: inout State
+  ) -> ActionHeap.Key {
+    var due = [first]
+    while state.queue.firstTime == first.time, let next = state.queue.popFirst() {
+      if state.queue.slots[next.slot].isCancelled {
+        state.queue.free(next.slot)
+      } else {
+        due.append(next)
+      }
+    }
+    var candidates: [(key: ActionHeap.Key, task: UInt64?)] = []
+    var hasOwnAction = false
+    for key in due {
+      let id = state.queue.slots[key.slot].id
+      if let task = state.wakeUps[id] {
+        candidates.append((key, task))
+      } else if !hasOwnAction {
+        hasOwnAction = true
+        candidates.append((key, nil))
+      }
+    }
+    let chosen =
+      candidates.count > 1
+      ? candidates[
+        schedule.choose(
+          among: candidates.map { ScheduleCandidate(task: $0.task, isMain: false) })
+      ].key : first
+    for key in due where key.slot != chosen.slot {
+      state.queue.push(time: key.time, sequence: key.sequence, slot: key.slot)
+    }
+    state.wakeUps[state.queue.slots[chosen.slot].id] = nil
+    return chosen
   }
 
   // MARK: Running
@@ -341,6 +395,10 @@ package final class SchedulerCore: Scheduler {
               state.queue.push(time: first.time, sequence: first.sequence, slot: first.slot)
               isAtStepLimit = true
               return nil
+            }
+            var first = first
+            if let schedule = driver.schedule, !state.wakeUps.isEmpty {
+              first = chooseAction(after: first, by: schedule, in: &state)
             }
             state.running = state.queue.lineage(of: first.slot)
             var key = first

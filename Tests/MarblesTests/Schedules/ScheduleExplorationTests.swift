@@ -64,16 +64,70 @@ import Testing
     return await account.balance >= 0
   }
 
+  /// Two searches at one tick whose answers take the same 100 ms: the answer that wakes last is
+  /// shown, and FIFO wakes the first query first.
+  @MainActor static func sameLatencyShowsTheLatest() async -> Bool {
+    let scheduler = TestScheduler()
+    let shown = Log()
+    for query in ["sw", "swift"] {
+      Task {
+        try await Task.sleep(for: .milliseconds(100))
+        shown.append("results for \(query)")
+      }
+    }
+    scheduler.run()
+    return shown.all.last == "results for swift"
+  }
+
+  /// A token store without an in-flight refresh: a caller that comes back as a refresh ends can
+  /// start a second one.
+  actor TokenStore {
+    private var token: String?
+    private(set) var refreshes = 0
+    func current() async throws -> String {
+      if let token { return token }
+      refreshes += 1
+      try await Task.sleep(for: .milliseconds(10))  // the refresh request
+      token = "token \(refreshes)"
+      return token!
+    }
+  }
+
+  static func oneRefresh() async -> Bool {
+    let scheduler = TestScheduler()
+    let store = TokenStore()
+    Task { _ = try await store.current() }
+    Task {
+      try await Task.sleep(for: .milliseconds(10))  // a second screen asks a little later
+      _ = try await store.current()
+    }
+    scheduler.run()
+    return await store.refreshes == 1
+  }
+
+  static func bug(_ number: Int) -> () async -> Bool {
+    switch number {
+    case 0: { await Self.staleSearchShowsTheLatest() }
+    case 1: { await Self.noDoubleSpend() }
+    case 2: { await Self.sameLatencyShowsTheLatest() }
+    default: { await Self.oneRefresh() }
+    }
+  }
+
   /// Each bug, a seed, and the fewest departures from FIFO that make it fail: the stale answer
   /// needs its fetch's continuation to go after the other's (one); the double spend needs each of
-  /// the second withdrawal's three steps before the first one's deduction to jump the queue.
+  /// the second withdrawal's three steps before the first one's deduction to jump the queue; the
+  /// same-latency answers need the second wake-up first (one); the second refresh needs the late
+  /// caller's wake-up before the refresh's end (one).
   @Test(
-    arguments: [(0, 42, 1), (1, 42, 3), (1, 0xBEEF, 3), (0, 0xBEEF, 1)] as [(Int, UInt64, Int)])
+    arguments: [
+      (0, 42, 1), (0, 0xBEEF, 1), (1, 42, 3), (1, 0xBEEF, 3), (2, 42, 1), (2, 0xBEEF, 1),
+      (3, 42, 1), (3, 0xBEEF, 1),
+    ] as [(Int, UInt64, Int)])
   func aBugThatPassesInFIFOIsFoundShrunkAndReplayed(
     _ program: Int, _ seed: UInt64, _ fewest: Int
   ) async {
-    let body: () async -> Bool =
-      program == 0 ? { await Self.staleSearchShowsTheLatest() } : { await Self.noDoubleSpend() }
+    let body = Self.bug(program)
     // FIFO passes.
     #expect(await Self.run(ScheduleRun(FIFOStrategy()), body))
     let outcome = await ScheduleExplorer.explore(count: 100, seed: seed) { schedule in
@@ -141,6 +195,31 @@ import Testing
   @Test func mainActorJobsKeepTheirOrderInEverySchedule() async {
     let outcome = await ScheduleExplorer.explore(count: 200, seed: 3) { schedule in
       await Self.run(schedule) { await Self.mainActorJobsKeepTheirOrder() }
+    }
+    #expect(outcome.failure == nil)
+    #expect(outcome.choicePoints > 0)
+  }
+
+  /// The scheduler's own actions due at one tick — scheduled work, as a hot signal's events are —
+  /// keep their order in every schedule, wake-ups around them notwithstanding.
+  static func actionsKeepTheirOrder() async -> Bool {
+    let scheduler = TestScheduler()
+    let log = Log()
+    for index in 0..<4 {
+      Task {
+        try await Task.sleep(for: .milliseconds(2))
+        log.append("woke \(index)")
+      }
+    }
+    for index in 0..<4 { scheduler.schedule(at: 2) { log.append("action \(index)") } }
+    scheduler.run()
+    return log.all.filter { $0.hasPrefix("action") } == (0..<4).map { "action \($0)" }
+      && log.all.count == 8
+  }
+
+  @Test func theSchedulersOwnActionsKeepTheirOrderInEverySchedule() async {
+    let outcome = await ScheduleExplorer.explore(count: 200, seed: 11) { schedule in
+      await Self.run(schedule) { await Self.actionsKeepTheirOrder() }
     }
     #expect(outcome.failure == nil)
     #expect(outcome.choicePoints > 0)

@@ -112,7 +112,7 @@ package final class TaskDriver: TaskExecutor {
   /// The test's code that made the driver: its task, or its thread where no task was current.
   let madeIn: DrivenWorld.Context
   /// The schedule this driver's choices follow when a test explores schedules; FIFO without one.
-  let schedule = ScheduleRun.current
+  let schedule = ScheduleRun.forNewScheduler
 
   /// - Parameters:
   ///   - stallTimeout: See ``stallTimeout``.

@@ -1,4 +1,5 @@
 @_spi(Internals) import Signals
+import Synchronization
 
 /// One run of a test under one schedule: the strategy that makes its choices, and the choices it
 /// made. A scheduler made while one is current (``current``, a task local the exploration sets
@@ -41,6 +42,22 @@ package final class ScheduleRun: Sendable {
 
   /// The run the schedulers made here belong to, if any.
   @TaskLocal package static var current: ScheduleRun?
+
+  /// The run a scheduler made here follows: the current one, else — when the environment
+  /// variable `MARBLES_EXPLORE_EVERY_SCHEDULER` holds a seed, to see which tests of a suite
+  /// depend on the FIFO order of same-tick work — a random walk of its own from that seed.
+  static var forNewScheduler: ScheduleRun? {
+    if let current { return current }
+    guard let seed = everySchedulerSeed else { return nil }
+    return ScheduleRun(
+      RandomWalkStrategy(
+        seed: seed &+ UInt64(bitPattern: Int64(nextScheduler.add(1, ordering: .relaxed).newValue))))
+  }
+
+  private static let everySchedulerSeed: UInt64? = Platform.environment(
+    "MARBLES_EXPLORE_EVERY_SCHEDULER"
+  ).flatMap { UInt64($0) }
+  private static let nextScheduler = Atomic<Int>(0)
 
   package init(_ strategy: any ScheduleStrategy) {
     state = Locked(State(strategy: strategy))

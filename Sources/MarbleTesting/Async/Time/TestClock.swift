@@ -95,7 +95,9 @@ public struct TestClock: Clock, Sendable {
     try await withTaskCancellationHandler {
       try await withUnsafeThrowingContinuation {
         (continuation: UnsafeContinuation<Void, any Error>) in
-        let wakeUp = core.schedule(at: tick) { sleep.end(with: nil) }
+        let wakeUp = core.scheduleWakeUp(at: tick, task: Jobs.currentTaskID) {
+          sleep.end(with: nil)
+        }
         sleep.start(continuation, wakeUp: wakeUp)
       }
     } onCancel: {

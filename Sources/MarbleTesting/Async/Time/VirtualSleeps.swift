@@ -81,7 +81,7 @@ extension TaskDriver {
       return nil
     }
     sleep.scheduled(
-      core.schedule(at: sleep.wakeTick) { [self] in
+      core.scheduleWakeUp(at: sleep.wakeTick, task: sleep.taskID) { [self] in
         if forget(sleep) { sleep.wakeUp(on: self) }
       })
     return sleep
