@@ -189,6 +189,10 @@ enum ScheduleExploring {
           + "(marked *):")
       lines.append(ScheduleReport.lanes(schedule.steps, names: schedule.names))
     }
+    for note in schedule.uncontrolled {
+      lines.append(
+        "driven work did this outside virtual time, where its order was not explored: \(note)")
+    }
     lines.append(
       "replay it: @Test(.exploringSchedules(replay: \"\(found.token)\")), or "
         + "exploreSchedules(replay: \"\(found.token)\")")

@@ -1,6 +1,8 @@
+import Dispatch
 import MarbleTesting
 import Marbles
 import Synchronization
+import TestSupport
 import Testing
 
 /// `exploreSchedules` and `.exploringSchedules`: the public face of exploring schedules.
@@ -45,7 +47,7 @@ import Testing
       messages.withLock { $0 } == [
         """
         schedule 7 of 100 (PCT depth 2, seed 0x2a) failed; schedule 0 (FIFO) passes
-          MarblesTests/FindingRacesTests.swift:31: Expectation failed: await account.balance >= 0
+          MarblesTests/FindingRacesTests.swift:33: Expectation failed: await account.balance >= 0
         the order that failed, 1 departure from FIFO (marked *):
           job          1   2   3   4   5   6   7   8   9  10  11  12  13  14  15  16  17
           tick         0   0   0   0   0   0   0   0   0   0   0   0   0   0   0   0   0
@@ -62,7 +64,7 @@ import Testing
     #expect(exploration?.failure?.replay == "mrb1-c-0.1.2")
     #expect(
       exploration?.failure?.issues == [
-        "MarblesTests/FindingRacesTests.swift:31: Expectation failed: await account.balance >= 0"
+        "MarblesTests/FindingRacesTests.swift:33: Expectation failed: await account.balance >= 0"
       ])
   }
 
@@ -118,6 +120,31 @@ import Testing
     #expect(
       exploration.description
         == "50 schedules pass (seed 0x7, at most \(exploration.choicePoints) choice points)")
+  }
+
+  @Test func workOutsideVirtualTimeIsNamedInTheReport() async {
+    let messages = Mutex<[String]>([])
+    await withKnownIssue {
+      await exploreSchedules(10, seed: 1) {
+        let scheduler = TestScheduler()
+        scheduler.task(name: "fetch") {
+          await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume() }  // a real callback
+          }
+        }
+        scheduler.run()
+        blockForRealTime(microseconds: 100_000)  // the callback comes, in real time
+        scheduler.run()
+        Issue.record("the test fails in every order")
+      }
+    } matching: { issue in
+      messages.withLock { $0 += issue.comments.map(\.rawValue) }
+      return true
+    }
+    #expect(
+      messages.withLock { $0 }.first?.contains(
+        "driven work did this outside virtual time, where its order was not explored: a driven "
+          + "task was resumed from outside virtual time") == true, "\(messages.withLock { $0 })")
   }
 
   // MARK: The trait, on sync and async tests, on the main actor or not

@@ -347,6 +347,7 @@ package final class TaskDriver: TaskExecutor {
     watch.withLock { watch in
       if !watch.notes.contains(note) { watch.notes.append(note) }
     }
+    schedule?.noteUncontrolled(note)
   }
 
   /// What driven work did outside virtual time.

@@ -36,6 +36,7 @@ package final class ScheduleRun: Sendable {
     var steps: [Step] = []
     var pendingDeparture = false
     var names: [UInt64: String] = [:]
+    var uncontrolled: [String] = []
   }
 
   private let state: Locked<State>
@@ -84,6 +85,19 @@ package final class ScheduleRun: Sendable {
   /// Names task `id` in the report's lanes (`scheduler.task(name:)`).
   func name(task id: UInt64, _ name: String) {
     state.withLock { $0.names[id] = name }
+  }
+
+  /// Notes what driven work did outside virtual time during the run: its order there was not
+  /// the schedule's.
+  func noteUncontrolled(_ note: String) {
+    state.withLock { state in
+      if !state.uncontrolled.contains(note) { state.uncontrolled.append(note) }
+    }
+  }
+
+  /// What driven work did outside virtual time during the run, which no schedule orders.
+  package var uncontrolled: [String] {
+    state.withLock { $0.uncontrolled }
   }
 
   /// The names of the tasks that have one.
