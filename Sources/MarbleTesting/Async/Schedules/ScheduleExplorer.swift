@@ -82,6 +82,53 @@ package enum ScheduleExplorer {
     return outcome
   }
 
+  /// How many runs the search for the fewest departures may take, for one and for two.
+  static let oneDepartureBudget = 400
+  static let twoDepartureBudget = 2_000
+
+  /// A failing schedule one departure from FIFO — tried at every choice point, every other pick —
+  /// else two (the second after the first, in the run the first makes), within the budgets.
+  package static func fewestDepartures(_ run: (ScheduleRun) async -> Bool) async -> ScheduleToken? {
+    func choices(of departures: [ScheduleToken.Departure]) async -> (
+      ScheduleToken?, [ScheduleRun.Choice]
+    ) {
+      var token = ScheduleToken(choices: [])
+      token.departures = departures
+      let schedule = ScheduleRun(ReplayStrategy(token))
+      let passed = await run(schedule)
+      return (passed ? nil : schedule.token, schedule.choices)
+    }
+    let (_, fifo) = await choices(of: [])
+    var runs = 0
+    var singles: [ScheduleToken.Departure] = []
+    for (point, choice) in fifo.enumerated() {
+      for chosen in 1..<max(1, choice.count) {
+        singles.append(.init(point: point, choice: .init(count: choice.count, chosen: chosen)))
+      }
+    }
+    var afterSingles: [(ScheduleToken.Departure, [ScheduleRun.Choice])] = []
+    for single in singles {
+      guard runs < oneDepartureBudget else { return nil }
+      runs += 1
+      let (failing, made) = await choices(of: [single])
+      if let failing { return failing }
+      afterSingles.append((single, made))
+    }
+    runs = 0
+    for (first, made) in afterSingles {
+      for point in made.indices where point > first.point {
+        for chosen in 1..<max(1, made[point].count) {
+          guard runs < twoDepartureBudget else { return nil }
+          runs += 1
+          let second = ScheduleToken.Departure(
+            point: point, choice: .init(count: made[point].count, chosen: chosen))
+          if let failing = await choices(of: [first, second]).0 { return failing }
+        }
+      }
+    }
+    return nil
+  }
+
   /// Every way to take `size` of `count` indices, in order.
   static func combinations(of count: Int, taking size: Int) -> [[Int]] {
     guard size > 0 else { return [[]] }
@@ -107,6 +154,9 @@ package enum ScheduleExplorer {
       let schedule = ScheduleRun(ReplayStrategy(candidate))
       return await run(schedule) ? nil : schedule.token
     }
+    // Every schedule one departure from FIFO, then two, within a budget of runs: the fewest
+    // departures that fail, wherever they are, not only among the ones recorded.
+    if departures.count > 1, let found = await fewestDepartures(run) { return found }
     // Subsets of one, two, then three departures, while there are few enough to try them all.
     for size in 1...3 where size < departures.count {
       guard departures.count <= (size == 3 ? 16 : 64) else { break }
