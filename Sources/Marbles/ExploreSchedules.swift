@@ -1,4 +1,4 @@
-import MarbleTesting
+@_spi(Exploration) import MarbleTesting
 import Synchronization
 import Testing
 
@@ -46,6 +46,8 @@ public struct ScheduleFailure: Sendable, CustomStringConvertible {
   /// The report: the schedule, the issues, the order that failed drawn as lanes, and how to
   /// replay it.
   public var description: String
+  /// The lanes as an SVG document, attached to the Swift Testing test that reports the failure.
+  var picture: String? = nil
 }
 
 /// Runs `body` once per schedule — schedule 0 in Marbles' usual first-in-first-out order, then
@@ -93,8 +95,9 @@ public func exploreSchedules(
 ) async -> ScheduleExploration {
   let exploration = await ScheduleExploring.explore(count, seed: seed, replay: replay, body)
   if let failure = exploration.failure {
-    SourceSite(fileID: fileID, filePath: filePath, line: line, column: column)
-      .report(failure.description)
+    let site = SourceSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    site.report(failure.description)
+    if let picture = failure.picture { site.attach(picture, showing: "schedule lanes") }
   }
   return exploration
 }
@@ -198,7 +201,9 @@ enum ScheduleExploring {
         + "exploreSchedules(replay: \"\(found.token)\")")
     let failure = ScheduleFailure(
       schedule: found.schedule, replay: "\(found.token)", departures: departures, issues: issues,
-      description: lines.joined(separator: "\n"))
+      description: lines.joined(separator: "\n"),
+      picture: schedule.steps.isEmpty
+        ? nil : ScheduleReport.picture(schedule.steps, names: schedule.names).svg())
     return ScheduleExploration(
       schedulesRun: outcome.schedulesRun, choicePoints: outcome.choicePoints, seed: seed,
       failure: failure)

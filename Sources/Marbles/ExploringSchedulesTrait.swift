@@ -32,6 +32,10 @@ public struct ExploringSchedulesTrait: TestTrait, TestScoping {
     }
     if let failure = exploration.failure {
       Issue.record(Comment(rawValue: failure.description), sourceLocation: test.sourceLocation)
+      if let picture = failure.picture {
+        Attachment.record(
+          picture, named: "\(test.name) schedule lanes.svg", sourceLocation: test.sourceLocation)
+      }
     }
   }
 }

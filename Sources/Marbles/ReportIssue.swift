@@ -144,12 +144,13 @@ struct SourceSite: Sendable {
   /// Attaches an SVG picture to the current Swift Testing test, named after it; Swift Testing
   /// saves it with the test's other attachments (`swift test --attachments-path DIR`). Outside a
   /// Swift Testing test there is nothing to attach to, and the text message stands alone.
-  func attach(_ svg: String) {
-    guard let test = Test.current else { return }
+  func attach(_ svg: String, showing what: String = "expected vs actual") {
+    // A schedule under exploration: only the report's picture is attached.
+    guard let test = Test.current, IssueCapture.current == nil else { return }
     // `someTest()` or its display name, then what it shows: runs of other characters become one
     // `-`, so the name is a plain file name.
     var name = ""
-    for character in (test.displayName ?? test.name) + " expected vs actual" {
+    for character in (test.displayName ?? test.name) + " " + what {
       if character.isLetter || character.isNumber {
         name.append(character)
       } else if !name.isEmpty, name.last != "-" {

@@ -275,6 +275,10 @@ for n in [5_000, 10_000, 100_000] {
 
 if isSelected("i.") { await SideBySide.run() }
 
+// Phase k: exploring schedules — schedules to find four bugs per strategy over 20 seeds, and the
+// cost of a schedule against a plain run.
+if isSelected("k.") { await Schedules.phase() }
+
 print(String(repeating: "-", count: 86))
 if let peak = Harness.peakMemoryKiB() {
   print("peak memory: \(peak / 1024) MiB")

@@ -84,6 +84,7 @@ package final class SchedulerCore: Scheduler {
     guard tick != state.now else { return }
     state.now = tick
     driver.clock.setElapsed(elapsed(atTick: tick))
+    if driver.schedule != nil { driver.tick.store(tick, ordering: .relaxed) }
   }
 
   /// The virtual time at `tick`: `tick` ticks after tick 0 (saturating).

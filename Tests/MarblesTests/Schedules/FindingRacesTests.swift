@@ -1,5 +1,5 @@
 import Dispatch
-import MarbleTesting
+@_spi(Exploration) import MarbleTesting
 import Marbles
 import Synchronization
 import TestSupport

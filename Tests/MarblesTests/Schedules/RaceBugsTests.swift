@@ -1,4 +1,4 @@
-import MarbleTesting
+@_spi(Exploration) import MarbleTesting
 import Synchronization
 import Testing
 

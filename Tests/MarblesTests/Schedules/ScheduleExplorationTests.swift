@@ -1,4 +1,4 @@
-import MarbleTesting
+@_spi(Exploration) import MarbleTesting
 import Synchronization
 import Testing
 
@@ -223,6 +223,15 @@ import Testing
     }
     #expect(outcome.failure == nil)
     #expect(outcome.choicePoints > 0)
+  }
+
+  @Test func theLanesAreAPictureOfTheirOwnToo() async {
+    let schedule = ScheduleRun(FIFOStrategy())
+    _ = await Self.run(schedule) { await Self.noDoubleSpend() }
+    let picture = ScheduleReport.picture(schedule.steps, names: [:])
+    #expect(picture.lanes.map(\.title) == ["task 1", "task 2", "actor jobs"])
+    #expect(picture.lanes.flatMap(\.items).count == schedule.steps.count)
+    #expect(picture.svg().contains("the order that failed"))
   }
 
   // MARK: Strategies and tokens

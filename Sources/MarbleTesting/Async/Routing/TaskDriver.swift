@@ -113,6 +113,8 @@ package final class TaskDriver: TaskExecutor {
   let madeIn: DrivenWorld.Context
   /// The schedule this driver's choices follow when a test explores schedules; FIFO without one.
   let schedule = ScheduleRun.forNewScheduler
+  /// The scheduler's tick, kept for the schedule's lanes (read without a lock).
+  let tick = Atomic(0)
 
   /// - Parameters:
   ///   - stallTimeout: See ``stallTimeout``.
@@ -194,7 +196,7 @@ package final class TaskDriver: TaskExecutor {
       return job
     }
     if let schedule, let job {
-      schedule.noteStep(task: Jobs.taskID(of: job.job), tick: core?.now ?? 0)
+      schedule.noteStep(task: Jobs.taskID(of: job.job), tick: tick.load(ordering: .relaxed))
     }
     return job
   }

@@ -2,35 +2,35 @@
 /// random walk, PCT depth 1, 2 and 3 in turn, each from a seed derived from the exploration's —
 /// until one fails; then shrinks the failing choices towards FIFO (the fewest departures that
 /// still fail). A replay runs one token's choices once.
-package enum ScheduleExplorer {
+@_spi(Exploration) public enum ScheduleExplorer {
   /// What an exploration found.
-  package struct Outcome: Sendable {
+  @_spi(Exploration) public struct Outcome: Sendable {
     /// How many schedules ran (not counting the shrinking's runs).
-    package var schedulesRun: Int
+    @_spi(Exploration) public var schedulesRun: Int
     /// The most choice points one schedule had.
-    package var choicePoints: Int
+    @_spi(Exploration) public var choicePoints: Int
     /// The seed the schedules came from.
-    package var seed: UInt64
+    @_spi(Exploration) public var seed: UInt64
     /// The schedule that failed, if one did.
-    package var failure: Failure?
+    @_spi(Exploration) public var failure: Failure?
     /// For a replay: where its choices stopped matching the run, if they did.
-    package var divergence: Int? = nil
+    @_spi(Exploration) public var divergence: Int? = nil
   }
 
   /// A schedule that failed.
-  package struct Failure: Sendable {
+  @_spi(Exploration) public struct Failure: Sendable {
     /// Its number: 0 is FIFO.
-    package var schedule: Int
+    @_spi(Exploration) public var schedule: Int
     /// The strategy that made it ("FIFO", "random walk", "PCT depth 2", "replay").
-    package var strategy: String
+    @_spi(Exploration) public var strategy: String
     /// Its choices, shrunk: run them again with a ``ReplayStrategy``.
-    package var token: ScheduleToken
+    @_spi(Exploration) public var token: ScheduleToken
     /// Where a replay's choices stopped matching the run, if they did.
-    package var divergence: Int?
+    @_spi(Exploration) public var divergence: Int?
   }
 
   /// The strategy of schedule `number` (1 or more) of an exploration from `seed`, and its name.
-  package static func strategy(
+  @_spi(Exploration) public static func strategy(
     forSchedule number: Int, seed: UInt64, length: Int
   ) -> (strategy: any ScheduleStrategy, name: String) {
     var mixer = ScheduleRandom(seed: seed ^ (UInt64(number) &* 0x9E37_79B9_7F4A_7C15))
@@ -45,7 +45,7 @@ package enum ScheduleExplorer {
   /// Runs `run` — the test's body under the run it is given, `true` when it passed — once per
   /// schedule, up to `count`, stopping at the first failure; or, with `replay`, once under its
   /// choices.
-  package static func explore(
+  @_spi(Exploration) public static func explore(
     count: Int, seed: UInt64, replay: ScheduleToken? = nil,
     _ run: (ScheduleRun) async -> Bool
   ) async -> Outcome {
@@ -88,7 +88,7 @@ package enum ScheduleExplorer {
 
   /// A failing schedule one departure from FIFO — tried at every choice point, every other pick —
   /// else two (the second after the first, in the run the first makes), within the budgets.
-  package static func fewestDepartures(_ run: (ScheduleRun) async -> Bool) async -> ScheduleToken? {
+  @_spi(Exploration) public static func fewestDepartures(_ run: (ScheduleRun) async -> Bool) async -> ScheduleToken? {
     func choices(of departures: [ScheduleToken.Departure]) async -> (
       ScheduleToken?, [ScheduleRun.Choice]
     ) {

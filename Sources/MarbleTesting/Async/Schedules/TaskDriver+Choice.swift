@@ -12,6 +12,8 @@ extension TaskDriver {
   static func choice(in ready: FIFOQueue<ReadyJob>, by schedule: ScheduleRun) -> Int {
     var offsets: [Int] = []
     var candidates: [ScheduleCandidate] = []
+    offsets.reserveCapacity(ready.count)
+    candidates.reserveCapacity(ready.count)
     var hasMain = false
     for offset in 0..<ready.count {
       let job = ready[offset: offset]

@@ -1,0 +1,207 @@
+import Dispatch
+@_spi(Exploration) import MarbleTesting
+
+/// Phase k: exploring schedules. For each of four bugs that pass in FIFO order (two that need
+/// jobs of different tasks reordered, two that need same-tick wake-ups reordered) and each
+/// strategy, how many schedules it takes to find the bug, over 20 seeds; and what a schedule costs
+/// against a plain run of the same test.
+enum Schedules {
+  static let seeds: [UInt64] = (1...20).map { UInt64($0) &* 0x9E37_79B9_7F4A_7C15 }
+  static let cap = 1_000
+
+  // MARK: The bugs (as in the root's Tests/MarblesTests/Schedules)
+
+  @MainActor final class StaleSearch {
+    var shown = ""
+    func search(_ query: String) {
+      Task {
+        await Task.yield()  // the network
+        self.shown = "results for \(query)"
+      }
+    }
+  }
+
+  @MainActor static func staleSearch() async -> Bool {
+    let scheduler = TestScheduler()
+    let search = StaleSearch()
+    search.search("sw")
+    search.search("swift")
+    scheduler.run()
+    return search.shown == "results for swift"
+  }
+
+  actor Account {
+    var balance = 100
+    func withdraw(_ amount: Int) async {
+      guard balance >= amount else { return }
+      await Task.yield()  // an audit, elsewhere
+      balance -= amount
+    }
+  }
+
+  static func doubleSpend() async -> Bool {
+    let scheduler = TestScheduler()
+    let account = Account()
+    Task { await account.withdraw(80) }
+    Task {
+      await Task.yield()
+      await Task.yield()
+      await account.withdraw(80)
+    }
+    scheduler.run()
+    return await account.balance >= 0
+  }
+
+  final class Shown: @unchecked Sendable {
+    var last = ""
+  }
+
+  @MainActor static func sameLatency() async -> Bool {
+    let scheduler = TestScheduler()
+    let shown = Shown()
+    for query in ["sw", "swift"] {
+      Task { @MainActor in
+        try await Task.sleep(for: .milliseconds(100))
+        shown.last = "results for \(query)"
+      }
+    }
+    scheduler.run()
+    return shown.last == "results for swift"
+  }
+
+  actor ImageCache {
+    var images: [String: String] = [:]
+    var downloads = 0
+    func image(_ name: String) async throws -> String {
+      if let image = images[name] { return image }
+      downloads += 1
+      try await Task.sleep(for: .milliseconds(10))
+      images[name] = name
+      return name
+    }
+  }
+
+  static func cacheStampede() async -> Bool {
+    let scheduler = TestScheduler()
+    let cache = ImageCache()
+    Task { _ = try await cache.image("avatar") }
+    Task {
+      try await Task.sleep(for: .milliseconds(10))
+      _ = try await cache.image("avatar")
+    }
+    scheduler.run()
+    return await cache.downloads == 1
+  }
+
+  /// A small async test whose result does not depend on the order: ten tasks adding to an actor.
+  actor Total {
+    var value = 0
+    func add(_ amount: Int) { value += amount }
+  }
+
+  static func orderIndependent() async -> Bool {
+    let scheduler = TestScheduler()
+    let total = Total()
+    for amount in 1...10 {
+      Task {
+        await Task.yield()
+        await total.add(amount)
+      }
+    }
+    scheduler.run()
+    return await total.value == 55
+  }
+
+  static let bugNames = [
+    "stale search (jobs)", "double spend (jobs, 3 departures)", "same-latency answers (wake-ups)",
+    "cache stampede (wake-ups)",
+  ]
+
+  static func bug(_ index: Int) -> @Sendable () async -> Bool {
+    switch index {
+    case 0: { await staleSearch() }
+    case 1: { await doubleSpend() }
+    case 2: { await sameLatency() }
+    default: { await cacheStampede() }
+    }
+  }
+
+  static func strategy(_ name: String, seed: UInt64, schedule: Int, length: Int)
+    -> any ScheduleStrategy
+  {
+    switch name {
+    case "random walk": RandomWalkStrategy(seed: seed &+ UInt64(schedule))
+    case "PCT depth 1": PCTStrategy(depth: 1, length: length, seed: seed &+ UInt64(schedule))
+    case "PCT depth 2": PCTStrategy(depth: 2, length: length, seed: seed &+ UInt64(schedule))
+    case "PCT depth 3": PCTStrategy(depth: 3, length: length, seed: seed &+ UInt64(schedule))
+    default: FIFOStrategy()
+    }
+  }
+
+  static func run(_ schedule: ScheduleRun, _ body: () async -> Bool) async -> Bool {
+    await ScheduleRun.$current.withValue(schedule) { await body() }
+  }
+
+  /// How many schedules `strategy` runs before `body` fails (schedule 0 is FIFO's), or `nil`
+  /// within the cap.
+  static func schedulesToFind(
+    _ body: () async -> Bool, strategy name: String, seed: UInt64, length: Int
+  ) async -> Int? {
+    if name == "portfolio" {
+      let outcome = await ScheduleExplorer.explore(count: cap, seed: seed) { schedule in
+        await run(schedule, body)
+      }
+      return outcome.failure.map { $0.schedule + 1 }
+    }
+    for number in 0..<cap {
+      let strategy =
+        number == 0 ? FIFOStrategy() : self.strategy(name, seed: seed, schedule: number, length: length)
+      if await !run(ScheduleRun(strategy), body) { return number + 1 }
+      if name == "FIFO" { return nil }
+    }
+    return nil
+  }
+
+  static func phase() async {
+    let strategies = ["FIFO", "random walk", "PCT depth 1", "PCT depth 2", "PCT depth 3", "portfolio"]
+    for (index, bug) in bugNames.enumerated() {
+      let body = self.bug(index)
+      let fifo = ScheduleRun(FIFOStrategy())
+      _ = await run(fifo, body)
+      let length = max(1, fifo.choices.count)
+      for name in strategies {
+        var found: [Int] = []
+        for seed in seeds {
+          if let count = await schedulesToFind(body, strategy: name, seed: seed, length: length) {
+            found.append(count)
+          }
+        }
+        found.sort()
+        let median = found.isEmpty ? "-" : "\(found[found.count / 2])"
+        let worst = found.last.map(String.init) ?? "-"
+        print(
+          "k. \(bug), \(name)".padding(toLength: 56, withPad: " ", startingAt: 0)
+            + "found \(found.count)/20, schedules median \(median), max \(worst)")
+      }
+    }
+    // The cost of a schedule: 100 explored schedules against 100 plain runs of the same test.
+    let plain = await Harness.median {
+      var passed = 0
+      for _ in 0..<100 where await orderIndependent() { passed += 1 }
+      return passed
+    }
+    let explored = await Harness.median {
+      let outcome = await ScheduleExplorer.explore(count: 100, seed: 42) { schedule in
+        await run(schedule) { await orderIndependent() }
+      }
+      return outcome.schedulesRun
+    }
+    print(
+      Harness.Measurement(name: "k. 100 plain runs of a small async test", seconds: plain, items: 100)
+        .line)
+    print(
+      Harness.Measurement(
+        name: "k. 100 explored schedules of it", seconds: explored, items: 100, baseline: plain
+      ).line)
+  }
+}
