@@ -20,15 +20,23 @@ public struct ScheduleExploration: Sendable, CustomStringConvertible {
   public var schedulesRun: Int
   /// The most choice points one schedule had: places where two or more jobs could go first.
   public var choicePoints: Int
+  /// Whether the schedules run were every schedule within two departures from FIFO (there were
+  /// few enough to run them all).
+  public var isExhaustive: Bool
   /// The seed the schedules came from.
   public var seed: UInt64
   /// The schedule that failed, if one did.
   public var failure: ScheduleFailure?
 
-  /// "100 schedules pass (seed 0x2a)", or the failure's report.
+  /// "every schedule within 2 departures from FIFO passes (100 schedules in all, seed 0x2a)",
+  /// "100 schedules pass (seed 0x2a, …)", or the failure's report.
   public var description: String {
-    failure?.description
-      ?? "\(schedulesRun) schedule\(schedulesRun == 1 ? "" : "s") pass (seed "
+    if let failure { return failure.description }
+    if isExhaustive {
+      return "every schedule within 2 departures from FIFO passes (\(schedulesRun) schedules in "
+        + "all, seed 0x\(String(seed, radix: 16)))"
+    }
+    return "\(schedulesRun) schedule\(schedulesRun == 1 ? "" : "s") pass (seed "
       + "0x\(String(seed, radix: 16)), at most \(choicePoints) choice points)"
   }
 }
@@ -139,7 +147,8 @@ enum ScheduleExploring {
         let failure = ScheduleFailure(
           schedule: 0, replay: replay, departures: 0, issues: [],
           description: "\"\(replay)\" is not a replay token (they begin with mrb1-): nothing ran")
-        return ScheduleExploration(schedulesRun: 0, choicePoints: 0, seed: seed, failure: failure)
+        return ScheduleExploration(
+          schedulesRun: 0, choicePoints: 0, isExhaustive: false, seed: seed, failure: failure)
       }
       token = read
     }
@@ -148,8 +157,8 @@ enum ScheduleExploring {
     }
     guard let found = outcome.failure else {
       var exploration = ScheduleExploration(
-        schedulesRun: outcome.schedulesRun, choicePoints: outcome.choicePoints, seed: seed,
-        failure: nil)
+        schedulesRun: outcome.schedulesRun, choicePoints: outcome.choicePoints,
+        isExhaustive: outcome.isExhaustive, seed: seed, failure: nil)
       if token != nil, replay != nil {
         // A replay that passes reproduces nothing: say so, as a failure.
         let why =
@@ -205,8 +214,8 @@ enum ScheduleExploring {
       picture: schedule.steps.isEmpty
         ? nil : ScheduleReport.picture(schedule.steps, names: schedule.names).svg())
     return ScheduleExploration(
-      schedulesRun: outcome.schedulesRun, choicePoints: outcome.choicePoints, seed: seed,
-      failure: failure)
+      schedulesRun: outcome.schedulesRun, choicePoints: outcome.choicePoints,
+      isExhaustive: outcome.isExhaustive, seed: seed, failure: failure)
   }
 
   /// An issue as a line of a report: its place, then what it says.

@@ -155,7 +155,8 @@ enum Schedules {
     }
     for number in 0..<cap {
       let strategy =
-        number == 0 ? FIFOStrategy() : self.strategy(name, seed: seed, schedule: number, length: length)
+        number == 0
+        ? FIFOStrategy() : self.strategy(name, seed: seed, schedule: number, length: length)
       if await !run(ScheduleRun(strategy), body) { return number + 1 }
       if name == "FIFO" { return nil }
     }
@@ -163,7 +164,9 @@ enum Schedules {
   }
 
   static func phase() async {
-    let strategies = ["FIFO", "random walk", "PCT depth 1", "PCT depth 2", "PCT depth 3", "portfolio"]
+    let strategies = [
+      "FIFO", "random walk", "PCT depth 1", "PCT depth 2", "PCT depth 3", "portfolio",
+    ]
     for (index, bug) in bugNames.enumerated() {
       let body = self.bug(index)
       let fifo = ScheduleRun(FIFOStrategy())
@@ -197,8 +200,10 @@ enum Schedules {
       return outcome.schedulesRun
     }
     print(
-      Harness.Measurement(name: "k. 100 plain runs of a small async test", seconds: plain, items: 100)
-        .line)
+      Harness.Measurement(
+        name: "k. 100 plain runs of a small async test", seconds: plain, items: 100
+      )
+      .line)
     print(
       Harness.Measurement(
         name: "k. 100 explored schedules of it", seconds: explored, items: 100, baseline: plain

@@ -46,7 +46,7 @@ import Testing
     #expect(
       messages.withLock { $0 } == [
         """
-        schedule 7 of 100 (PCT depth 2, seed 0x2a) failed; schedule 0 (FIFO) passes
+        schedule 1 of 100 (every order within 2 departures, seed 0x2a) failed; schedule 0 (FIFO) passes
           MarblesTests/FindingRacesTests.swift:33: Expectation failed: await account.balance >= 0
         the order that failed, 1 departure from FIFO (marked *):
           job          1   2   3   4   5   6   7   8   9  10  11  12  13  14  15  16  17
@@ -58,8 +58,8 @@ import Testing
         exploreSchedules(replay: "mrb1-c-0.1.2")
         """
       ])
-    #expect(exploration?.schedulesRun == 8)
-    #expect(exploration?.failure?.schedule == 7)
+    #expect(exploration?.schedulesRun == 2)
+    #expect(exploration?.failure?.schedule == 1)
     #expect(exploration?.failure?.departures == 1)
     #expect(exploration?.failure?.replay == "mrb1-c-0.1.2")
     #expect(
@@ -145,6 +145,23 @@ import Testing
       messages.withLock { $0 }.first?.contains(
         "driven work did this outside virtual time, where its order was not explored: a driven "
           + "task was resumed from outside virtual time") == true, "\(messages.withLock { $0 })")
+  }
+
+  @Test func aSmallTreeIsRunWholeAndSaysSo() async {
+    let exploration = await exploreSchedules(100, seed: 9) {
+      let scheduler = TestScheduler()
+      let log = Log()
+      scheduler.task { log.append("a") }
+      scheduler.task { log.append("b") }
+      scheduler.run()
+      #expect(log.all.sorted() == ["a", "b"])
+    }
+    #expect(exploration.isExhaustive)
+    #expect(exploration.failure == nil)
+    #expect(
+      exploration.description
+        == "every schedule within 2 departures from FIFO passes (100 schedules in all, seed 0x9)")
+    #expect(exploration.schedulesRun == 100)
   }
 
   // MARK: The trait, on sync and async tests, on the main actor or not

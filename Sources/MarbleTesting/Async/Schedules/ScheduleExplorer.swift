@@ -1,4 +1,6 @@
-/// Runs a test under many schedules: schedule 0 in FIFO order, then a portfolio of strategies —
+/// Runs a test under many schedules: schedule 0 in FIFO order; then, when they fit in the count,
+/// every schedule within two departures from FIFO (``BoundedExhaustive``: the exploration is then
+/// exhaustive to that depth); then, for what is left of the count, a portfolio of strategies —
 /// random walk, PCT depth 1, 2 and 3 in turn, each from a seed derived from the exploration's —
 /// until one fails; then shrinks the failing choices towards FIFO (the fewest departures that
 /// still fail). A replay runs one token's choices once.
@@ -15,6 +17,8 @@
     @_spi(Exploration) public var failure: Failure?
     /// For a replay: where its choices stopped matching the run, if they did.
     @_spi(Exploration) public var divergence: Int? = nil
+    /// Whether the schedules run were every schedule within two departures from FIFO.
+    @_spi(Exploration) public var isExhaustive = false
   }
 
   /// A schedule that failed.
@@ -62,17 +66,59 @@
         divergence: schedule.divergence)
     }
     var outcome = Outcome(schedulesRun: 0, choicePoints: 0, seed: seed, failure: nil)
-    var length = 1
-    for number in 0..<max(1, count) {
-      let (strategy, name) =
-        number == 0
-        ? (FIFOStrategy() as any ScheduleStrategy, "FIFO")
-        : self.strategy(forSchedule: number, seed: seed, length: length)
+    // Schedule 0 (FIFO), then — when every schedule within two departures fits in the count —
+    // all of them.
+    let fifo = ScheduleRun(FIFOStrategy())
+    outcome.schedulesRun = 1
+    outcome.choicePoints = fifo.choices.count
+    guard await run(fifo) else {
+      outcome.failure = Failure(
+        schedule: 0, strategy: "FIFO", token: fifo.token, divergence: nil)
+      return outcome
+    }
+    outcome.choicePoints = fifo.choices.count
+    let singles = BoundedExhaustive.singles(after: fifo.choices)
+    if 1 + singles.count <= count {
+      var pairs: [[ScheduleToken.Departure]] = []
+      for single in singles {
+        let schedule = ScheduleRun(BoundedExhaustive.strategy(single))
+        let passed = await run(schedule)
+        outcome.schedulesRun += 1
+        outcome.choicePoints = max(outcome.choicePoints, schedule.choices.count)
+        guard passed else {
+          outcome.failure = Failure(
+            schedule: outcome.schedulesRun - 1, strategy: "every order within 2 departures",
+            token: schedule.token, divergence: nil)
+          return outcome
+        }
+        pairs += BoundedExhaustive.pairs(after: single[0], made: schedule.choices)
+      }
+      if outcome.schedulesRun + pairs.count <= count {
+        for pair in pairs {
+          let schedule = ScheduleRun(BoundedExhaustive.strategy(pair))
+          let passed = await run(schedule)
+          outcome.schedulesRun += 1
+          outcome.choicePoints = max(outcome.choicePoints, schedule.choices.count)
+          guard passed else {
+            let token = await shrink(schedule.token, run)
+            outcome.failure = Failure(
+              schedule: outcome.schedulesRun - 1, strategy: "every order within 2 departures",
+              token: token, divergence: nil)
+            return outcome
+          }
+        }
+        // Every schedule within two departures passed; what is left of the count goes to the
+        // portfolio, for bugs that need more.
+        outcome.isExhaustive = true
+      }
+    }
+    let length = max(1, fifo.choices.count)
+    for number in outcome.schedulesRun..<max(outcome.schedulesRun, count) {
+      let (strategy, name) = self.strategy(forSchedule: number, seed: seed, length: length)
       let schedule = ScheduleRun(strategy)
       let passed = await run(schedule)
       outcome.schedulesRun += 1
       outcome.choicePoints = max(outcome.choicePoints, schedule.choices.count)
-      if number == 0 { length = max(1, schedule.choices.count) }
       guard passed else {
         let token = await shrink(schedule.token, run)
         outcome.failure = Failure(schedule: number, strategy: name, token: token, divergence: nil)
@@ -88,7 +134,9 @@
 
   /// A failing schedule one departure from FIFO — tried at every choice point, every other pick —
   /// else two (the second after the first, in the run the first makes), within the budgets.
-  @_spi(Exploration) public static func fewestDepartures(_ run: (ScheduleRun) async -> Bool) async -> ScheduleToken? {
+  @_spi(Exploration) public static func fewestDepartures(_ run: (ScheduleRun) async -> Bool) async
+    -> ScheduleToken?
+  {
     func choices(of departures: [ScheduleToken.Departure]) async -> (
       ScheduleToken?, [ScheduleRun.Choice]
     ) {
