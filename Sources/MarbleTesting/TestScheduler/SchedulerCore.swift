@@ -270,6 +270,41 @@ package final class SchedulerCore: Scheduler {
     return ScheduledActionHandle(state: state, slot: slot, id: id)
   }
 
+  /// The live wake-ups due at the current tick, in their order.
+  private func dueWakeUps(in state: State) -> [(key: ActionHeap.Key, task: UInt64)] {
+    guard !state.wakeUps.isEmpty else { return [] }
+    return state.queue.pendingKeys.compactMap { key -> (key: ActionHeap.Key, task: UInt64)? in
+      guard key.time == state.now, !state.queue.slots[key.slot].isCancelled,
+        let task = state.wakeUps[state.queue.slots[key.slot].id]
+      else { return nil }
+      return (key, task)
+    }.sorted { $0.key.sequence < $1.key.sequence }
+  }
+
+  /// Takes the action `key` out of line to run it now, putting back the ones before it; `nil` if
+  /// it was cancelled meanwhile.
+  private func takeAction(_ key: ActionHeap.Key, in state: inout State) -> (@Sendable () -> Void)? {
+    var before: [ActionHeap.Key] = []
+    var found: ActionHeap.Key?
+    while state.queue.firstTime == key.time, let next = state.queue.popFirst() {
+      if next.slot == key.slot {
+        found = next
+        break
+      }
+      before.append(next)
+    }
+    for other in before {
+      state.queue.push(time: other.time, sequence: other.sequence, slot: other.slot)
+    }
+    guard var found, !state.queue.slots[found.slot].isCancelled else {
+      if let found { state.queue.free(found.slot) }
+      return nil
+    }
+    state.wakeUps[state.queue.slots[found.slot].id] = nil
+    state.running = state.queue.lineage(of: found.slot)
+    return state.queue.startRunning(slot: &found.slot)
+  }
+
   /// The choice point among actions, under an explored schedule: of the actions due at `first`'s
   /// tick, the wake-ups of sleeping tasks may run before the others — and before each other —
   /// while the scheduler's own actions keep their order among themselves (only the first of them
@@ -356,11 +391,30 @@ package final class SchedulerCore: Scheduler {
     var isMainActorUnavailable = false
     // NB: the thread runs this scheduler's work from here on, so that the tasks created and the
     // continuations resumed by its actions and jobs are driven by it (see `TaskDriver`).
+    /// The next ready job; under an explored schedule, a wake-up due now may go first: it runs
+    /// here, and the choice is asked again.
+    func nextJob() -> TaskDriver.ReadyJob? {
+      guard driver.schedule != nil else { return driver.takeReadyJob() }
+      while true {
+        let due = state.withLock { dueWakeUps(in: $0) }
+        switch driver.takeNext(wakeUps: due.map(\.task)) {
+        case .job(let job): return job
+        case .wakeUp(let index):
+          guard actionsRun < stepLimit,
+            let body = state.withLock({ takeAction(due[index].key, in: &$0) })
+          else { continue }
+          body()
+          actionsRun += 1
+          state.withLock { $0.queue.free(due[index].key.slot) }
+        case nil: return nil
+        }
+      }
+    }
     driver.drain {
       while true {
         // Every ready job of a driven task runs before the next action: the async work an action
         // made ready happens before virtual time moves.
-        while let job = driver.takeReadyJob() {
+        while let job = nextJob() {
           if actionsRun == stepLimit {
             driver.putBack(job)
             isAtStepLimit = true

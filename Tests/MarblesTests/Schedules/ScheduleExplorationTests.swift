@@ -225,6 +225,35 @@ import Testing
     #expect(outcome.choicePoints > 0)
   }
 
+  /// Two writes a task makes around a hop, and a sleeper that wakes at that tick: the sleeper's
+  /// wake-up may come between the task's two jobs, as on the runtime, where both run at once.
+  static func writesStayTogether() async -> Bool {
+    let scheduler = TestScheduler()
+    let log = Log()
+    Task {
+      try await Task.sleep(for: .milliseconds(1))
+      log.append("sleeper")
+    }
+    scheduler.schedule(at: 1) {
+      Task {
+        log.append("first write")
+        await Task.yield()
+        log.append("second write")
+      }
+    }
+    scheduler.run()
+    let writes = log.all.indices.filter { log.all[$0].hasSuffix("write") }
+    return writes.count == 2 && writes[1] == writes[0] + 1
+  }
+
+  @Test func aWakeUpCanComeBetweenTwoJobsOfAnotherTask() async {
+    #expect(await Self.run(ScheduleRun(FIFOStrategy())) { await Self.writesStayTogether() })
+    let outcome = await ScheduleExplorer.explore(count: 100, seed: 5) { schedule in
+      await Self.run(schedule) { await Self.writesStayTogether() }
+    }
+    #expect(outcome.failure?.token.departures.count == 1)
+  }
+
   @Test func theLanesAreAPictureOfTheirOwnToo() async {
     let schedule = ScheduleRun(FIFOStrategy())
     _ = await Self.run(schedule) { await Self.noDoubleSpend() }

@@ -201,6 +201,18 @@ package final class TaskDriver: TaskExecutor {
     return job
   }
 
+  /// Runs `body` on the ready jobs, under their lock, keeping the count in step with what it
+  /// takes (for the choice point).
+  func readyQueue<Result>(_ body: (inout FIFOQueue<ReadyJob>) -> Result) -> Result {
+    ready.withLock { ready in
+      let before = ready.count
+      let result = body(&ready)
+      let taken = before - ready.count
+      if taken > 0 { readyCount.subtract(taken, ordering: .releasing) }
+      return result
+    }
+  }
+
   /// Puts a job taken but not run back, first in line.
   func putBack(_ job: ReadyJob) {
     ready.withLock { ready in

@@ -1,15 +1,14 @@
 @_spi(Internals) import Signals
+import Synchronization
 
 extension TaskDriver {
-  /// The choice point: which of the ready jobs runs next, under an explored schedule.
-  ///
-  /// What may go first: any job bound for the generic executor (its task's own order is safe, as
-  /// a task has one job at a time) and the first job bound for the main actor; the other
-  /// main-actor jobs keep their order behind it, as the main actor's serial queue does. With
-  /// fewer than two such jobs there is no choice, and none is counted.
-  ///
-  /// - Returns: The offset in `ready` of the job to run.
-  static func choice(in ready: FIFOQueue<ReadyJob>, by schedule: ScheduleRun) -> Int {
+  /// The ready jobs a schedule may run next, with their offsets in `ready`: any job bound for the
+  /// generic executor (its task's own order is safe, as a task has one job at a time) and the first
+  /// job bound for the main actor; the other main-actor jobs keep their order behind it, as the
+  /// main actor's serial queue does.
+  static func jobCandidates(
+    in ready: FIFOQueue<ReadyJob>
+  ) -> (offsets: [Int], candidates: [ScheduleCandidate]) {
     var offsets: [Int] = []
     var candidates: [ScheduleCandidate] = []
     offsets.reserveCapacity(ready.count)
@@ -23,11 +22,44 @@ extension TaskDriver {
         hasMain = true
       }
       offsets.append(offset)
-      candidates.append(
-        ScheduleCandidate(
-          task: Jobs.taskID(of: job.job), isMain: isMain))
+      candidates.append(ScheduleCandidate(task: Jobs.taskID(of: job.job), isMain: isMain))
     }
+    return (offsets, candidates)
+  }
+
+  /// The choice point among ready jobs alone: the offset in `ready` of the job to run. With fewer
+  /// than two candidates there is no choice, and none is counted.
+  static func choice(in ready: FIFOQueue<ReadyJob>, by schedule: ScheduleRun) -> Int {
+    let (offsets, candidates) = jobCandidates(in: ready)
     guard candidates.count > 1 else { return 0 }
     return offsets[schedule.choose(among: candidates)]
+  }
+
+  /// What runs next under an explored schedule: a ready job, or one of the wake-ups due now.
+  enum Next {
+    case job(ReadyJob)
+    case wakeUp(Int)
+  }
+
+  /// The choice point with the wake-ups due at the current tick among the candidates: a wake-up
+  /// can come between two jobs of another task. `nil` when no job is ready (the wake-ups then
+  /// wait for the drain's pick among actions).
+  func takeNext(wakeUps: [UInt64]) -> Next? {
+    guard readyJobCount > 0 else { return nil }
+    guard let schedule, !wakeUps.isEmpty else { return takeReadyJob().map(Next.job) }
+    let next = readyQueue { ready -> Next? in
+      guard ready.count > 0 else { return nil }
+      let (offsets, jobCandidates) = Self.jobCandidates(in: ready)
+      let jobs = jobCandidates.count
+      var candidates = jobCandidates
+      candidates += wakeUps.map { ScheduleCandidate(task: $0, isMain: false) }
+      let chosen = schedule.choose(among: candidates)
+      guard chosen < jobs else { return .wakeUp(chosen - jobs) }
+      return .job(ready.remove(atOffset: offsets[chosen]))
+    }
+    if case .job(let job) = next {
+      schedule.noteStep(task: Jobs.taskID(of: job.job), tick: tick.load(ordering: .relaxed))
+    }
+    return next
   }
 }
