@@ -1,6 +1,8 @@
+import Foundation
 import MarbleTesting
 import Marbles
 import Signals
+import TestSupport
 import XCTest
 
 /// Exploring schedules from XCTest: a Marbles assertion that fails in some order of same-tick
@@ -28,5 +30,45 @@ extension XCTestPathTests {
     XCTAssertTrue(report.contains("marbles differ at frame 0"), report)
     XCTAssertTrue(report.contains("sends b"), report)
     XCTAssertTrue(report.contains("replay it: @Test(.exploringSchedules(replay: \"mrb1-"), report)
+  }
+
+  /// `MARBLES_SCHEDULES` raises every exploration's count, and `MARBLES_SCHEDULE_SEED` is the seed
+  /// of explorations that give none: checked in a child run of this test with both set (a variable
+  /// set here would reach every test of the process).
+  func testTheEnvironmentRaisesTheCountAndGivesTheSeed() async throws {
+    let environment = ProcessInfo.processInfo.environment
+    let isChild = environment["MARBLES_SCHEDULES_CHILD"] != nil
+    let exploration = await exploreSchedules(3) {
+      let scheduler = TestScheduler()
+      scheduler.task { _ = 1 }
+      scheduler.task { _ = 2 }
+      scheduler.run()
+    }
+    XCTAssertNil(exploration.failure)
+    if isChild {
+      XCTAssertEqual(exploration.schedulesRun, 40)
+      XCTAssertEqual(exploration.seed, 0x2a)
+      return
+    }
+    XCTAssertEqual(exploration.schedulesRun, 3)
+    #if canImport(Darwin)
+      // Written for Darwin, not built here: Xcode's runner loads the bundle.
+      let command = [
+        "xcrun", "xctest", "-XCTest",
+        "MarblesXCTests.XCTestPathTests/testTheEnvironmentRaisesTheCountAndGivesTheSeed",
+        Bundle(for: XCTestPathTests.self).bundlePath,
+      ]
+    #else
+      let command = [
+        URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path,
+        "MarblesXCTests.XCTestPathTests/testTheEnvironmentRaisesTheCountAndGivesTheSeed",
+      ]
+    #endif
+    let (status, output) = try runTool(
+      command,
+      environment: [
+        "MARBLES_SCHEDULES_CHILD": "1", "MARBLES_SCHEDULES": "40", "MARBLES_SCHEDULE_SEED": "0x2a",
+      ])
+    XCTAssertEqual(status, 0, output)
   }
 }
