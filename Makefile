@@ -32,7 +32,7 @@ docs-pictures:
 	scripts/docs-pictures.sh
 
 ## The concurrency and async tests under the thread sanitizer.
-TSAN_FILTER := Concurrency|[Tt]woThreads|ParallelUse|TestClock|SignalValues|AsyncMarbles|DrivenWorld|Determinism|SearchViewModel|VirtualSleeps|StepByStep|OneClock
+TSAN_FILTER := Concurrency|[Tt]woThreads|ParallelUse|TestClock|SignalValues|AsyncMarbles|DrivenWorld|Determinism|SearchViewModel|VirtualSleeps|StepByStep|OneClock|Schedule|RaceBugs|Soundness|FindingRaces
 test-tsan:
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_FILTER)'
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan-integrations --package-path Integrations --skip NeighboursTests
@@ -41,7 +41,7 @@ test-tsan:
 ## The async tests, 100 times each under --parallel: the root's and the Integrations package's.
 ## Prints one line per failing run (keeping its log) and the count; exits non-zero if any failed.
 STRESS_RUNS ?= 100
-STRESS_FILTER := TestClock|SignalValues|AsyncMarbles|DrivenWorld|Determinism|SearchViewModel|VirtualSleeps|StepByStep|OneClock
+STRESS_FILTER := TestClock|SignalValues|AsyncMarbles|DrivenWorld|Determinism|SearchViewModel|VirtualSleeps|StepByStep|OneClock|Schedule|RaceBugs|Soundness|FindingRaces
 integration-stress:
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --build-tests --package-path Integrations

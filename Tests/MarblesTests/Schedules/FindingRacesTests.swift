@@ -127,13 +127,21 @@ import Testing
     await withKnownIssue {
       await exploreSchedules(10, seed: 1) {
         let scheduler = TestScheduler()
+        let suspended = RaceBugsTests.PassedFlag()
+        let called = RaceBugsTests.PassedFlag()
         scheduler.task(name: "fetch") {
           await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume() }  // a real callback
+            DispatchQueue.global().async {  // a real callback, once the task waits for it
+              while !suspended.isSet { blockForRealTime(microseconds: 1_000) }
+              continuation.resume()
+              called.set()
+            }
           }
         }
-        scheduler.run()
-        blockForRealTime(microseconds: 100_000)  // the callback comes, in real time
+        scheduler.run()  // the task is suspended when this returns
+        suspended.set()
+        // The callback comes, in real time (a backstop of 10 s, not a timing).
+        for _ in 0..<1_000 where !called.isSet { blockForRealTime(microseconds: 10_000) }
         scheduler.run()
         Issue.record("the test fails in every order")
       }
