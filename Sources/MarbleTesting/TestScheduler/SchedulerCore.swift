@@ -305,10 +305,11 @@ package final class SchedulerCore: Scheduler {
     return state.queue.startRunning(slot: &found.slot)
   }
 
-  /// The choice point among actions, under an explored schedule: of the actions due at `first`'s
-  /// tick, the wake-ups of sleeping tasks may run before the others — and before each other —
-  /// while the scheduler's own actions keep their order among themselves (only the first of them
-  /// is a candidate). Puts back every action not chosen, with its place in line.
+  /// The choice among actions, under an explored schedule, when no job is ready (asked of the
+  /// driver's one choice point, `TaskDriver.choose`): of the actions due at `first`'s tick, the
+  /// wake-ups of sleeping tasks may run before the others — and before each other — while the
+  /// scheduler's own actions keep their order among themselves (only the first of them is a
+  /// candidate). Puts back every action not chosen, with its place in line.
   private func chooseAction(
     after first: ActionHeap.Key, by schedule: ScheduleRun, in state: inout State
   ) -> ActionHeap.Key {
@@ -332,11 +333,9 @@ package final class SchedulerCore: Scheduler {
       }
     }
     let chosen =
-      candidates.count > 1
-      ? candidates[
-        schedule.choose(
-          among: candidates.map { ScheduleCandidate(task: $0.task, isMain: false) })
-      ].key : first
+      TaskDriver.choose(
+        candidates.map { (ScheduleCandidate(task: $0.task, isMain: false), $0.key) }, by: schedule)
+      ?? first
     for key in due where key.slot != chosen.slot {
       state.queue.push(time: key.time, sequence: key.sequence, slot: key.slot)
     }
