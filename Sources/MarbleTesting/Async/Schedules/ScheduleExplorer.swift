@@ -128,15 +128,17 @@
     return outcome
   }
 
-  /// How many runs the search for the fewest departures may take, for one and for two.
+  /// How many runs the search for the fewest departures may take, for one, two and three.
   static let oneDepartureBudget = 400
   static let twoDepartureBudget = 2_000
+  static let threeDepartureBudget = 6_000
 
   /// A failing schedule one departure from FIFO — tried at every choice point, every other pick —
-  /// else two (the second after the first, in the run the first makes), within the budgets.
-  @_spi(Exploration) public static func fewestDepartures(_ run: (ScheduleRun) async -> Bool) async
-    -> ScheduleToken?
-  {
+  /// else two (the second after the first, in the run the first makes), else — when
+  /// `searchesThree` — three, within the budgets.
+  @_spi(Exploration) public static func fewestDepartures(
+    searchesThree: Bool = true, _ run: (ScheduleRun) async -> Bool
+  ) async -> ScheduleToken? {
     func choices(of departures: [ScheduleToken.Departure]) async -> (
       ScheduleToken?, [ScheduleRun.Choice]
     ) {
@@ -163,6 +165,7 @@
       afterSingles.append((single, made))
     }
     runs = 0
+    var afterPairs: [([ScheduleToken.Departure], [ScheduleRun.Choice])] = []
     for (first, made) in afterSingles {
       for point in made.indices where point > first.point {
         for chosen in 1..<max(1, made[point].count) {
@@ -170,7 +173,22 @@
           runs += 1
           let second = ScheduleToken.Departure(
             point: point, choice: .init(count: made[point].count, chosen: chosen))
-          if let failing = await choices(of: [first, second]).0 { return failing }
+          let (failing, pairMade) = await choices(of: [first, second])
+          if let failing { return failing }
+          afterPairs.append(([first, second], pairMade))
+        }
+      }
+    }
+    guard searchesThree else { return nil }
+    runs = 0
+    for (pair, made) in afterPairs {
+      for point in made.indices where point > pair[1].point {
+        for chosen in 1..<max(1, made[point].count) {
+          guard runs < threeDepartureBudget else { return nil }
+          runs += 1
+          let third = ScheduleToken.Departure(
+            point: point, choice: .init(count: made[point].count, chosen: chosen))
+          if let failing = await choices(of: pair + [third]).0 { return failing }
         }
       }
     }
