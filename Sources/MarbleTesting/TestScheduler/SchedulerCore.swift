@@ -46,6 +46,9 @@ package final class SchedulerCore: Scheduler {
   }
 
   let state = Locked(State())
+  /// Whether an explored schedule's wake-up was ever scheduled here: until one is, the next job
+  /// is chosen without looking at the actions (read without the state lock).
+  private let hasWakeUps = Atomic(false)
   /// Runs the jobs of the tasks this scheduler drives.
   package let driver: TaskDriver
   /// The tasks started with `task(…)`.
@@ -188,6 +191,7 @@ package final class SchedulerCore: Scheduler {
     guard driver.schedule != nil, let task else { return enqueue(at: time, interval: nil, action) }
     let handle = enqueue(at: time, interval: nil, action)
     state.withLock { $0.wakeUps[handle.id] = task }
+    hasWakeUps.store(true, ordering: .releasing)
     return handle
   }
 
@@ -333,9 +337,12 @@ package final class SchedulerCore: Scheduler {
       }
     }
     let chosen =
-      TaskDriver.choose(
-        candidates.map { (ScheduleCandidate(task: $0.task, isMain: false), $0.key) }, by: schedule)
-      ?? first
+      candidates.isEmpty
+      ? first
+      : candidates[
+        TaskDriver.choose(
+          candidates.map { ScheduleCandidate(task: $0.task, isMain: false) }, by: schedule)
+      ].key
     for key in due where key.slot != chosen.slot {
       state.queue.push(time: key.time, sequence: key.sequence, slot: key.slot)
     }
@@ -393,7 +400,9 @@ package final class SchedulerCore: Scheduler {
     /// The next ready job; under an explored schedule, a wake-up due now may go first: it runs
     /// here, and the choice is asked again.
     func nextJob() -> TaskDriver.ReadyJob? {
-      guard driver.schedule != nil else { return driver.takeReadyJob() }
+      guard driver.schedule != nil, hasWakeUps.load(ordering: .acquiring) else {
+        return driver.takeReadyJob()
+      }
       while true {
         let due = state.withLock { dueWakeUps(in: $0) }
         switch driver.takeNext(wakeUps: due.map(\.task)) {

@@ -2,15 +2,12 @@
 import Synchronization
 
 extension TaskDriver {
-  /// The choice point: every decision of an explored schedule is asked here, of `options` in the
+  /// The choice point: every decision of an explored schedule is asked here, of `candidates` in the
   /// order FIFO would run them (so 0 is FIFO's pick) — ready jobs, the wake-ups of sleeping tasks
-  /// due now, the first of the scheduler's own actions due now — each with what the strategy sees
-  /// of it. With fewer than two options there is no choice, and none is counted.
-  static func choose<Option>(
-    _ options: [(candidate: ScheduleCandidate, option: Option)], by schedule: ScheduleRun
-  ) -> Option? {
-    guard options.count > 1 else { return options.first?.option }
-    return options[schedule.choose(among: options.map(\.candidate))].option
+  /// due now, the first of the scheduler's own actions due now — and it returns the index of the
+  /// one to run. With fewer than two there is no choice, and none is counted.
+  static func choose(_ candidates: [ScheduleCandidate], by schedule: ScheduleRun) -> Int {
+    candidates.count > 1 ? schedule.choose(among: candidates) : 0
   }
 
   /// The ready jobs a schedule may run next, with their offsets in `ready`: any job bound for the
@@ -42,7 +39,7 @@ extension TaskDriver {
   /// than two candidates there is no choice, and none is counted.
   static func choice(in ready: FIFOQueue<ReadyJob>, by schedule: ScheduleRun) -> Int {
     let (offsets, candidates) = jobCandidates(in: ready)
-    return choose(Array(zip(candidates, offsets)), by: schedule) ?? 0
+    return offsets[choose(candidates, by: schedule)]
   }
 
   /// What runs next under an explored schedule: a ready job, or one of the wake-ups due now.
@@ -60,17 +57,11 @@ extension TaskDriver {
     let next = readyQueue { ready -> Next? in
       guard ready.count > 0 else { return nil }
       let (offsets, candidates) = Self.jobCandidates(in: ready)
-      // Jobs first (`nil`: the job at the same index of `offsets`), then the wake-ups.
-      let options: [(candidate: ScheduleCandidate, option: Next?)] =
-        candidates.map { (candidate: $0, option: nil) }
-        + wakeUps.indices.map {
-          (candidate: ScheduleCandidate(task: wakeUps[$0], isMain: false), option: .wakeUp($0))
-        }
-      let chosen =
-        Self.choose(
-          options.enumerated().map { index, option in (option.candidate, index) }, by: schedule)
-        ?? 0
-      if let wakeUp = options[chosen].option { return wakeUp }
+      // Jobs first, then the wake-ups.
+      let jobs = candidates.count
+      let chosen = Self.choose(
+        candidates + wakeUps.map { ScheduleCandidate(task: $0, isMain: false) }, by: schedule)
+      if chosen >= jobs { return .wakeUp(chosen - jobs) }
       return .job(ready.remove(atOffset: offsets[chosen]))
     }
     if case .job(let job) = next {
