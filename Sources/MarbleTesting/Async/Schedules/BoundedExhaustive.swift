@@ -1,24 +1,17 @@
-/// Every schedule within two departures from FIFO, when there are few enough to run them all:
-/// the one-departure schedules (each choice point of the FIFO run, each other pick), then, for each
-/// of them, every second departure after its first, at the choice points of the run it made.
+/// Every schedule within a few departures from FIFO, level by level: the one-departure schedules
+/// (each choice point of the FIFO run, each other pick), then, for each of them, every second
+/// departure after its first, at the choice points of the run it made, and so on. The exploration
+/// runs the first two levels when they fit in its count; the shrinking searches up to three.
 @_spi(Exploration) public struct BoundedExhaustive: Sendable {
-  /// The schedules one departure from FIFO, from the FIFO run's choices.
-  static func singles(after fifo: [ScheduleRun.Choice]) -> [[ScheduleToken.Departure]] {
-    fifo.enumerated().flatMap { point, choice in
-      (1..<max(1, choice.count)).map { chosen in
-        [ScheduleToken.Departure(point: point, choice: .init(count: choice.count, chosen: chosen))]
-      }
-    }
-  }
-
-  /// The schedules that add a second departure to `first`, from the choices of the run `first`
-  /// made.
-  static func pairs(
-    after first: ScheduleToken.Departure, made: [ScheduleRun.Choice]
+  /// The schedules one departure more than `departures`: every other pick at every choice point
+  /// after their last one (anywhere, for none), from the choices of the run `departures` made.
+  static func extensions(
+    of departures: [ScheduleToken.Departure], made: [ScheduleRun.Choice]
   ) -> [[ScheduleToken.Departure]] {
-    made.indices.filter { $0 > first.point }.flatMap { point in
+    let after = departures.last.map { $0.point + 1 } ?? 0
+    return made.indices.filter { $0 >= after }.flatMap { point in
       (1..<max(1, made[point].count)).map { chosen in
-        [first, .init(point: point, choice: .init(count: made[point].count, chosen: chosen))]
+        departures + [.init(point: point, choice: .init(count: made[point].count, chosen: chosen))]
       }
     }
   }

@@ -77,40 +77,30 @@
       return outcome
     }
     outcome.choicePoints = fifo.choices.count
-    let singles = BoundedExhaustive.singles(after: fifo.choices)
-    if 1 + singles.count <= count {
-      var pairs: [[ScheduleToken.Departure]] = []
-      for single in singles {
-        let schedule = ScheduleRun(BoundedExhaustive.strategy(single))
+    // Level by level — one departure, then two — while a whole level fits in what is left.
+    var level: [([ScheduleToken.Departure], [ScheduleRun.Choice])] = [([], fifo.choices)]
+    for depth in 1...2 {
+      let schedules = level.flatMap { BoundedExhaustive.extensions(of: $0.0, made: $0.1) }
+      guard outcome.schedulesRun + schedules.count <= count else { break }
+      level = []
+      for departures in schedules {
+        let schedule = ScheduleRun(BoundedExhaustive.strategy(departures))
         let passed = await run(schedule)
         outcome.schedulesRun += 1
         outcome.choicePoints = max(outcome.choicePoints, schedule.choices.count)
         guard passed else {
+          // One departure is as few as a failure can have; two may still shrink.
+          let token = depth == 1 ? schedule.token : await shrink(schedule.token, run)
           outcome.failure = Failure(
             schedule: outcome.schedulesRun - 1, strategy: "every order within 2 departures",
-            token: schedule.token, divergence: nil)
+            token: token, divergence: nil)
           return outcome
         }
-        pairs += BoundedExhaustive.pairs(after: single[0], made: schedule.choices)
+        level.append((departures, schedule.choices))
       }
-      if outcome.schedulesRun + pairs.count <= count {
-        for pair in pairs {
-          let schedule = ScheduleRun(BoundedExhaustive.strategy(pair))
-          let passed = await run(schedule)
-          outcome.schedulesRun += 1
-          outcome.choicePoints = max(outcome.choicePoints, schedule.choices.count)
-          guard passed else {
-            let token = await shrink(schedule.token, run)
-            outcome.failure = Failure(
-              schedule: outcome.schedulesRun - 1, strategy: "every order within 2 departures",
-              token: token, divergence: nil)
-            return outcome
-          }
-        }
-        // Every schedule within two departures passed; what is left of the count goes to the
-        // portfolio, for bugs that need more.
-        outcome.isExhaustive = true
-      }
+      // Every schedule within two departures passed; what is left of the count goes to the
+      // portfolio, for bugs that need more.
+      if depth == 2 { outcome.isExhaustive = true }
     }
     let length = max(1, fifo.choices.count)
     for number in outcome.schedulesRun..<max(outcome.schedulesRun, count) {
@@ -139,58 +129,24 @@
   @_spi(Exploration) public static func fewestDepartures(
     searchesThree: Bool = true, _ run: (ScheduleRun) async -> Bool
   ) async -> ScheduleToken? {
-    func choices(of departures: [ScheduleToken.Departure]) async -> (
-      ScheduleToken?, [ScheduleRun.Choice]
-    ) {
-      var token = ScheduleToken(choices: [])
-      token.departures = departures
-      let schedule = ScheduleRun(ReplayStrategy(token))
-      let passed = await run(schedule)
-      return (passed ? nil : schedule.token, schedule.choices)
-    }
-    let (_, fifo) = await choices(of: [])
-    var runs = 0
-    var singles: [ScheduleToken.Departure] = []
-    for (point, choice) in fifo.enumerated() {
-      for chosen in 1..<max(1, choice.count) {
-        singles.append(.init(point: point, choice: .init(count: choice.count, chosen: chosen)))
-      }
-    }
-    var afterSingles: [(ScheduleToken.Departure, [ScheduleRun.Choice])] = []
-    for single in singles {
-      guard runs < oneDepartureBudget else { return nil }
-      runs += 1
-      let (failing, made) = await choices(of: [single])
-      if let failing { return failing }
-      afterSingles.append((single, made))
-    }
-    runs = 0
-    var afterPairs: [([ScheduleToken.Departure], [ScheduleRun.Choice])] = []
-    for (first, made) in afterSingles {
-      for point in made.indices where point > first.point {
-        for chosen in 1..<max(1, made[point].count) {
-          guard runs < twoDepartureBudget else { return nil }
+    let fifo = ScheduleRun(FIFOStrategy())
+    _ = await run(fifo)
+    var level: [([ScheduleToken.Departure], [ScheduleRun.Choice])] = [([], fifo.choices)]
+    let budgets =
+      [oneDepartureBudget, twoDepartureBudget] + (searchesThree ? [threeDepartureBudget] : [])
+    for budget in budgets {
+      var runs = 0
+      var next: [([ScheduleToken.Departure], [ScheduleRun.Choice])] = []
+      for (departures, made) in level {
+        for extended in BoundedExhaustive.extensions(of: departures, made: made) {
+          guard runs < budget else { return nil }
           runs += 1
-          let second = ScheduleToken.Departure(
-            point: point, choice: .init(count: made[point].count, chosen: chosen))
-          let (failing, pairMade) = await choices(of: [first, second])
-          if let failing { return failing }
-          afterPairs.append(([first, second], pairMade))
+          let schedule = ScheduleRun(BoundedExhaustive.strategy(extended))
+          if await !run(schedule) { return schedule.token }
+          next.append((extended, schedule.choices))
         }
       }
-    }
-    guard searchesThree else { return nil }
-    runs = 0
-    for (pair, made) in afterPairs {
-      for point in made.indices where point > pair[1].point {
-        for chosen in 1..<max(1, made[point].count) {
-          guard runs < threeDepartureBudget else { return nil }
-          runs += 1
-          let third = ScheduleToken.Departure(
-            point: point, choice: .init(count: made[point].count, chosen: chosen))
-          if let failing = await choices(of: pair + [third]).0 { return failing }
-        }
-      }
+      level = next
     }
     return nil
   }
