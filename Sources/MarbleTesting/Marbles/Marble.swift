@@ -189,12 +189,11 @@ public enum Marble {
     _ marbles: String, values: [Character: Value], error: Failure?, tick: Duration,
     allowsSubscriptionPoint: Bool, position: SourcePosition
   ) throws(MarbleSyntaxError) -> [Recorded<Event<Value, Failure>>] {
-    let scan = try MarbleScanner.scan(
-      marbles, mode: .events(allowsSubscriptionPoint: allowsSubscriptionPoint),
-      tick: MarbleTime.tickAttoseconds(tick), position: position, checksKeys: true,
-      hasKey: { values[$0] != nil })
-    // The scanner checked that every value character is a key.
-    return try events(of: scan, value: { values[$0]! }, error: error, marbles, position)
+    // The scanner checks that every value character is a key.
+    try events(
+      of: marbles, allowsSubscriptionPoint: allowsSubscriptionPoint, tick: tick,
+      position: position, checksKeys: true, hasKey: { values[$0] != nil },
+      value: { values[$0[$1]]! }, error: error)
   }
 
   /// Parses an event marble of `String` values that sits at `position` in a larger text.
@@ -211,30 +210,43 @@ public enum Marble {
     _ marbles: String, error: Failure?, tick: Duration, allowsSubscriptionPoint: Bool,
     position: SourcePosition
   ) throws(MarbleSyntaxError) -> [Recorded<Event<String, Failure>>] {
-    let scan = try MarbleScanner.scan(
-      marbles, mode: .events(allowsSubscriptionPoint: allowsSubscriptionPoint),
-      tick: MarbleTime.tickAttoseconds(tick), position: position, checksKeys: false,
-      hasKey: { _ in false })
-    return try events(of: scan, value: { String($0) }, error: error, marbles, position)
+    try events(
+      of: marbles, allowsSubscriptionPoint: allowsSubscriptionPoint, tick: tick,
+      position: position, checksKeys: false, hasKey: { _ in false },
+      value: { [strings = MarbleCharacters.asciiStrings] text, index in
+        // NB: the table is read once, not once per value.
+        text.string(at: index, asciiStrings: strings)
+      }, error: error)
   }
 
-  /// The events `scan` found, each value character made a value by `value` and each `#` `error`,
-  /// at times counted from the scan's `^` (or the start of the string).
+  /// The events of `marbles`, each value character made a value by `value` (given the marble's
+  /// characters and its index) and each `#` `error`, at times counted from its `^` (or the start
+  /// of the string).
   private static func events<Value, Failure: Error>(
-    of scan: MarbleScanner.Result, value: (Character) -> Value, error: Failure?,
-    _ marbles: String, _ position: SourcePosition
+    of marbles: String, allowsSubscriptionPoint: Bool, tick: Duration, position: SourcePosition,
+    checksKeys: Bool, hasKey: (Character) -> Bool, value: (MarbleCharacters, Int) -> Value,
+    error: Failure?
   ) throws(MarbleSyntaxError) -> [Recorded<Event<Value, Failure>>] {
-    let origin = scan.subscriptionFrame ?? 0
+    let text = MarbleCharacters(marbles)
     var events: [Recorded<Event<Value, Failure>>] = []
-    events.reserveCapacity(scan.events.count)
-    for scanned in scan.events {
+    // NB: enough for a marble in which every other character is an event, so that the array
+    // rarely grows (and copies itself) while filling.
+    events.reserveCapacity(text.count / 2 + 1)
+    let scan = try MarbleScanner.scan(
+      marbles, text: text, mode: .events(allowsSubscriptionPoint: allowsSubscriptionPoint),
+      tick: MarbleTime.tickAttoseconds(tick), position: position, checksKeys: checksKeys,
+      hasKey: hasKey
+    ) { scanned throws(MarbleSyntaxError) in
       let event: Event<Value, Failure>
       switch scanned.kind {
-      case .value(let character): event = .next(value(character))
+      case .value: event = .next(value(text, scanned.index))
       case .completed: event = .completed
       case .failed: event = .error(try failure(error, at: scanned.index, marbles, position))
       }
-      events.append(Recorded(time: scanned.frame - origin, value: event))
+      events.append(Recorded(time: scanned.frame, value: event))
+    }
+    if let origin = scan.subscriptionFrame, origin != 0 {
+      for index in events.indices { events[index].time -= origin }
     }
     return events
   }
@@ -299,8 +311,9 @@ public enum Marble {
     _ marbles: String, tick: Duration, position: SourcePosition
   ) throws(MarbleSyntaxError) -> Subscription {
     let scan = try MarbleScanner.scan(
-      marbles, mode: .subscription, tick: MarbleTime.tickAttoseconds(tick), position: position,
-      checksKeys: false, hasKey: { _ in false })
+      marbles, text: MarbleCharacters(marbles), mode: .subscription,
+      tick: MarbleTime.tickAttoseconds(tick), position: position, checksKeys: false,
+      hasKey: { _ in false })
     // The scanner throws when there is neither `^` nor `!`, and puts a lone `!`'s `^` at frame 0.
     return Subscription(subscribed: scan.subscriptionFrame!, disposed: scan.unsubscriptionFrame)
   }

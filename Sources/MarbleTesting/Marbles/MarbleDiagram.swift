@@ -66,17 +66,16 @@ public struct MarbleDiagram<Value, Failure: Error>: CustomStringConvertible {
   /// - Throws: ``MarbleSyntaxError`` if the diagram is not exact because it shows events after a
   ///   terminal event, or if the diagram was edited into bad marbles.
   public func parse() throws(MarbleSyntaxError) -> [Recorded<Event<Value, Failure>>] {
-    let scan = try MarbleScanner.scan(
-      marbles, mode: .events(allowsSubscriptionPoint: true),
-      tick: MarbleTime.tickAttoseconds(tick), position: .start, checksKeys: true,
-      hasKey: { values[$0] != nil })
-    let origin = scan.subscriptionFrame ?? 0
+    let text = MarbleCharacters(marbles)
     var events: [Recorded<Event<Value, Failure>>] = []
-    events.reserveCapacity(scan.events.count)
-    for scanned in scan.events {
+    let scan = try MarbleScanner.scan(
+      marbles, text: text, mode: .events(allowsSubscriptionPoint: true),
+      tick: MarbleTime.tickAttoseconds(tick), position: .start, checksKeys: true,
+      hasKey: { values[$0] != nil }
+    ) { scanned throws(MarbleSyntaxError) in
       let event: Event<Value, Failure>
       switch scanned.kind {
-      case .value(let character): event = .next(values[character]!)
+      case .value: event = .next(values[text[scanned.index]]!)
       case .completed: event = .completed
       case .failed:
         guard let error else {
@@ -86,7 +85,10 @@ public struct MarbleDiagram<Value, Failure: Error>: CustomStringConvertible {
         }
         event = .error(error)
       }
-      events.append(Recorded(time: scanned.frame - origin, value: event))
+      events.append(Recorded(time: scanned.frame, value: event))
+    }
+    if let origin = scan.subscriptionFrame, origin != 0 {
+      for index in events.indices { events[index].time -= origin }
     }
     return events
   }

@@ -3,12 +3,80 @@ import Signals
 /// Lays events out on the frame grid and names their values: the machinery behind
 /// `Marble.diagram`.
 enum MarblePrinter {
-  /// Symbols printed in one frame: one event, a group of events at one tick, or `^`/`!` marks.
-  struct Item {
-    var time: Int
-    var symbols: [Character]
-    /// The index of the first event in the item, for notes (`nil` for a `^` on its own).
-    var firstEvent: Int?
+  /// What a diagram prints, in order: items, each the symbols printed in one frame — one event, a
+  /// group of events at one tick, or `^`/`!` marks.
+  ///
+  /// NB: the symbols of all items are kept in one list, for speed: an array per item is slow.
+  struct Items {
+    struct Item {
+      var time: Int
+      /// Where its symbols start in ``Items/symbols``; they end where the next item's start.
+      var start: Int
+      /// The index of the first event in the item, for notes; -1 for a `^` on its own.
+      ///
+      /// NB: not an optional, which would make an item 32 bytes instead of 24.
+      var firstEventIndex: Int
+
+      /// The index of the first event in the item, for notes (`nil` for a `^` on its own).
+      var firstEvent: Int? { firstEventIndex < 0 ? nil : firstEventIndex }
+    }
+
+    private(set) var list: [Item] = []
+    private(set) var symbols: MarbleCharacters
+    /// The time of the last item in ``list``.
+    private var lastTime = 0
+
+    init(capacity: Int = 0) {
+      list.reserveCapacity(capacity)
+      symbols = MarbleCharacters(reservingCapacity: capacity)
+    }
+
+    /// The symbols of the item at `index`, as indices into ``symbols``.
+    func symbols(of index: Int) -> Range<Int> {
+      list[index].start..<(index + 1 < list.count ? list[index + 1].start : symbols.count)
+    }
+
+    /// Adds the symbol `character` at `time`: to the last item if it is at `time`, else as a new
+    /// item.
+    mutating func append(_ character: Character, at time: Int, firstEvent: Int?) {
+      startItem(at: time, firstEvent: firstEvent)
+      symbols.append(character)
+    }
+
+    /// Adds the one-byte ASCII symbol `ascii` at `time`, as ``append(_:at:firstEvent:)`` does.
+    mutating func append(ascii: UInt8, at time: Int, firstEvent: Int?) {
+      startItem(at: time, firstEvent: firstEvent)
+      symbols.append(ascii: ascii)
+    }
+
+    /// Puts the symbol at `index` of ``symbols`` to `character`.
+    mutating func replaceSymbol(at index: Int, with character: Character) {
+      symbols.replace(at: index, with: character)
+    }
+
+    /// Adds the one-byte ASCII mark `mark` at `time`: first in the first item at `time` or later,
+    /// if it is at `time`, else as a new item before it.
+    mutating func insert(_ mark: UInt8, at time: Int) {
+      guard let first = list.firstIndex(where: { $0.time >= time }) else {
+        append(ascii: mark, at: time, firstEvent: nil)
+        return
+      }
+      let position = list[first].start
+      symbols.insert(ascii: mark, at: position)
+      let joins = list[first].time == time
+      for later in (joins ? first + 1 : first)..<list.count { list[later].start += 1 }
+      if !joins { list.insert(Item(time: time, start: position, firstEventIndex: -1), at: first) }
+    }
+
+    private mutating func startItem(at time: Int, firstEvent: Int?) {
+      guard !list.isEmpty, lastTime == time else {
+        list.append(Item(time: time, start: symbols.count, firstEventIndex: firstEvent ?? -1))
+        lastTime = time
+        return
+      }
+      let last = list.count - 1
+      if list[last].firstEventIndex < 0 { list[last].firstEventIndex = firstEvent ?? -1 }
+    }
   }
 
   // MARK: Events
@@ -34,7 +102,7 @@ enum MarblePrinter {
     let drawn = diagram(
       events, tick: tick, longestDashRun: longestDashRun, isSame: isSame,
       onlyASCIIPrintsItself: false, named: named, reserved: reserved)
-    guard drawn.diagram.marbles.count != drawn.characterCount else { return drawn.diagram }
+    guard drawn.merged else { return drawn.diagram }
     // Two characters printed side by side merged into one (Hangul jamo `ᄀ` and `ᅡ` make `가`):
     // draw again with only ASCII letters and digits printing as themselves. The printer's own
     // letters and symbols never merge.
@@ -44,105 +112,106 @@ enum MarblePrinter {
     ).diagram
   }
 
+  // NB: `String` values with `TestError`s — what `Marble.parse` gives and many tests record —
+  // skip the unspecialized generic code: the generic body checks the types first and calls a
+  // version specialized for these.
+  @_specialize(where Value == String, Failure == TestError)
   private static func diagram<Value, Failure: Error>(
     _ events: [Recorded<Event<Value, Failure>>], tick: Int128, longestDashRun: Int,
     isSame: ((Value, Value) -> Bool)?, onlyASCIIPrintsItself: Bool,
     named: ((Value) -> Character?)?, reserved: Set<Character>
-  ) -> (diagram: MarbleDiagram<Value, Failure>, characterCount: Int) {
-    func ownCharacter(_ value: Value) -> Character? {
-      let character: Character?
-      if let named { character = named(value) } else { character = Self.ownCharacter(value) }
-      guard let character else { return nil }
-      return !onlyASCIIPrintsItself || character.isASCII ? character : nil
+  ) -> (diagram: MarbleDiagram<Value, Failure>, merged: Bool) {
+    func ownSymbol(_ value: Value) -> OwnSymbol {
+      let symbol: OwnSymbol
+      if let named {
+        guard let character = named(value) else { return .none }
+        symbol = OwnSymbol(character)
+      } else {
+        symbol = Self.ownSymbol(value)
+      }
+      guard case .character(let character) = symbol, onlyASCIIPrintsItself, !character.isASCII
+      else { return symbol }
+      return .none
     }
-    // NB: one pass to find each value's own character (once, for both passes), the earliest time
-    // and the events after a terminal one, and one pass to name values and group them: reading an
-    // event is slow in unspecialized generic code, and so are `enumerated()` and key paths. ASCII
-    // characters already seen skip the set and the dictionary.
-    var ownCharacters: [Character?] = []
-    ownCharacters.reserveCapacity(events.count)
+    // NB: one pass reads each event and lays it out, and a second reads again only the values
+    // that get letters, once every value printing as itself is known (letters skip those): reading
+    // an event is slow in unspecialized generic code, and so are `enumerated()` and key paths.
+    // ASCII characters already seen skip the sets and the dictionary.
+    var items = Items(capacity: events.count)
+    // Values that get letters: the event, and where its symbol is in `items`.
+    var needLetters: [(event: Int, symbol: Int)] = []
     var selfPrinting = Set<Character>()
     var seenSelfPrinting = ASCIISet()
+    var values: [Character: Value] = [:]
+    var error: Failure?
     var earliest = 0
     // Check the list is one a signal can send; note what cannot be drawn.
     var notes: [String] = []
     var previousIsTerminal = false
-    for index in events.indices {
-      let event = events[index]
-      if event.time < earliest { earliest = event.time }
-      if previousIsTerminal {
-        notes.append(
-          "\(event) comes after the terminal \(events[index - 1]): no marble can show it, so this "
-            + "one does not parse")
-      }
-      previousIsTerminal = event.value.isTerminal
-      if case .next(let value) = event.value, let character = ownCharacter(value) {
-        ownCharacters.append(character)
-        if seenSelfPrinting.insert(character) { selfPrinting.insert(character) }
-      } else {
-        ownCharacters.append(nil)
-      }
-    }
-    var letters = LetterPool(skipping: selfPrinting.union(reserved))
-    var values: [Character: Value] = [:]
-    var valued = ASCIISet()
-    var legend: [String] = []
-    // Named values by description, so finding a value's letter is not a linear search.
-    var named: [String: [(letter: Character, value: Value)]] = [:]
-    var error: Failure?
-    var unnamed = 0
-    // Events of one tick share an item.
-    var items: [Item] = []
-    for index in events.indices {
-      let event = events[index]
-      let symbol: Character
-      switch event.value {
-      case .next(let value):
-        if let character = ownCharacters[index] {
-          if valued.insert(character), values[character] == nil { values[character] = value }
-          symbol = character
-        } else {
-          let key = String(describing: value)
-          if let known = named[key]?.first(where: { isSame?($0.value, value) ?? true }) {
-            symbol = known.letter
-          } else if let letter = letters.next() {
-            values[letter] = value
-            named[key, default: []].append((letter, value))
-            legend.append("\(letter) = \(legendText(value))")
-            symbol = letter
-          } else {
-            // More distinct values than letters: the rest cannot be drawn as themselves.
-            unnamed += 1
-            symbol = Self.unnamedValue
-          }
+    events.withUnsafeBufferPointer { events in
+      for index in events.indices {
+        let time = events[index].time
+        if time < earliest { earliest = time }
+        if previousIsTerminal {
+          notes.append(
+            "\(events[index]) comes after the terminal \(events[index - 1]): no marble can show it, "
+              + "so this one does not parse")
         }
-      case .error(let failure):
-        if error == nil { error = failure }
-        symbol = "#"
-      case .completed:
-        symbol = "|"
-      }
-      if let last = items.last, last.time == event.time {
-        items[items.count - 1].symbols.append(symbol)
-      } else {
-        items.append(Item(time: event.time, symbols: [symbol], firstEvent: index))
+        switch events[index].value {
+        case .next(let value):
+          previousIsTerminal = false
+          switch ownSymbol(value) {
+          case .none:
+            needLetters.append((index, items.symbols.count))
+            items.append(ascii: UInt8(ascii: "?"), at: time, firstEvent: index)
+          case .ascii(let byte):
+            items.append(ascii: byte, at: time, firstEvent: index)
+            if seenSelfPrinting.insert(byte: byte) {
+              let character = MarbleScanner.asciiCharacters[Int(byte)]
+              selfPrinting.insert(character)
+              if values[character] == nil { values[character] = value }
+            }
+          case .character(let character):
+            items.append(character, at: time, firstEvent: index)
+            selfPrinting.insert(character)
+            if values[character] == nil { values[character] = value }
+          }
+        case .error(let failure):
+          previousIsTerminal = true
+          if error == nil { error = failure }
+          items.append(ascii: UInt8(ascii: "#"), at: time, firstEvent: index)
+        case .completed:
+          previousIsTerminal = true
+          items.append(ascii: UInt8(ascii: "|"), at: time, firstEvent: index)
+        }
       }
     }
 
-    // Frame 0 is `^` when anything happens before it.
-    var start = 0
-    if earliest < 0 {
-      start = earliest
-      if let zero = items.firstIndex(where: { $0.time >= 0 }) {
-        if items[zero].time == 0 {
-          items[zero].symbols.insert("^", at: 0)
-        } else {
-          items.insert(Item(time: 0, symbols: ["^"], firstEvent: nil), at: zero)
-        }
+    var letters = LetterPool(skipping: selfPrinting.union(reserved))
+    var legend: [String] = []
+    // Named values by description, so finding a value's letter is not a linear search.
+    var named: [String: [(letter: Character, value: Value)]] = [:]
+    var unnamed = 0
+    for (index, symbol) in needLetters {
+      guard case .next(let value) = events[index].value else { continue }
+      let letter: Character
+      let key = String(describing: value)
+      if let known = named[key]?.first(where: { isSame?($0.value, value) ?? true }) {
+        letter = known.letter
+      } else if let next = letters.next() {
+        values[next] = value
+        named[key, default: []].append((next, value))
+        legend.append("\(next) = \(legendText(value))")
+        letter = next
       } else {
-        items.append(Item(time: 0, symbols: ["^"], firstEvent: nil))
+        // More distinct values than letters: the rest cannot be drawn as themselves.
+        unnamed += 1
+        letter = Self.unnamedValue
       }
+      items.replaceSymbol(at: symbol, with: letter)
     }
+    // Frame 0 is `^` when anything happens before it.
+    if earliest < 0 { items.insert(UInt8(ascii: "^"), at: 0) }
 
     if unnamed > 0 {
       notes.append(
@@ -150,9 +219,10 @@ enum MarblePrinter {
           + "\(LetterPool.capacity(skipping: selfPrinting.union(reserved))) distinct values) and "
           + "\(unnamed == 1 ? "is" : "are") drawn as '\(Self.unnamedValue)', which does not parse")
     }
-    let layout = self.layout(items, start: start, tick: tick, longestDashRun: longestDashRun)
+    let layout = self.layout(
+      items, start: min(earliest, 0), tick: tick, longestDashRun: longestDashRun)
     for (item, frame) in layout.misplaced {
-      let event = items[item].firstEvent.map { "\(events[$0])" } ?? "the '^' at tick 0"
+      let event = items.list[item].firstEvent.map { "\(events[$0])" } ?? "the '^' at tick 0"
       notes.append(
         "\(event) is drawn at tick \(frame): it is earlier than the event before it, and time in a "
           + "marble only moves forward")
@@ -160,35 +230,58 @@ enum MarblePrinter {
     let diagram = MarbleDiagram(
       marbles: layout.marbles, values: values, error: error, legend: legend,
       isExact: notes.isEmpty, notes: notes, tick: MarbleTime.duration(attoseconds: tick))
-    return (diagram, layout.characterCount)
+    return (diagram, layout.merged)
   }
 
   /// What a value prints as when no letter is left for it: not a value character, so the marble
   /// does not parse, and the diagram says so.
   static let unnamedValue: Character = "?"
 
-  /// The character a value prints as on its own: a one-character `String` or a `Character` that
-  /// is a letter or digit.
-  private static func ownCharacter<Value>(_ value: Value) -> Character? {
+  /// What a value prints as on its own.
+  ///
+  /// NB: an ASCII character is kept as its byte, for speed: making and reading `Character`s is
+  /// slow.
+  private enum OwnSymbol {
+    /// Nothing: the value gets a letter.
+    case none
+    /// A character that is one ASCII byte (not `\r`).
+    case ascii(UInt8)
+    /// Any other character.
+    case character(Character)
+
+    init(_ character: Character) {
+      if let ascii = character.marbleASCII, ascii != 0x0D {
+        self = .ascii(ascii)
+      } else {
+        self = .character(character)
+      }
+    }
+  }
+
+  /// What a value prints as on its own: a one-character `String` or a `Character` that is a
+  /// letter or digit.
+  private static func ownSymbol<Value>(_ value: Value) -> OwnSymbol {
     let character: Character
     if Value.self == String.self {
       // NB: for speed, no dynamic cast when `Value` is `String`, and no counting of the
       // characters of a string of one byte.
       let string = unsafeBitCast(value, to: String.self)
-      if string.utf8.count == 1, let byte = string.utf8.first {
-        return MarbleScanner.isValueByte(byte) ? MarbleScanner.asciiCharacters[Int(byte)] : nil
+      let utf8 = string.utf8
+      if utf8.count == 1 {
+        let byte = utf8[utf8.startIndex]
+        return MarbleScanner.isValueByte(byte) ? .ascii(byte) : .none
       }
-      guard string.count == 1, let first = string.first else { return nil }
+      guard string.count == 1, let first = string.first else { return .none }
       character = first
     } else if let string = value as? String {
-      guard string.count == 1, let first = string.first else { return nil }
+      guard string.count == 1, let first = string.first else { return .none }
       character = first
     } else if let single = value as? Character {
       character = single
     } else {
-      return nil
+      return .none
     }
-    return MarbleScanner.isValueCharacter(character) ? character : nil
+    return MarbleScanner.isValueCharacter(character) ? OwnSymbol(character) : .none
   }
 
   private static func legendText<Value>(_ value: Value) -> String {
@@ -202,19 +295,19 @@ enum MarblePrinter {
     _ subscription: Subscription, tick: Int128, longestDashRun: Int
   ) -> String {
     let subscribed = subscription.subscribed
-    let items: [Item]
+    var items = Items()
     switch subscription.disposed {
     case nil:
-      items = [Item(time: subscribed, symbols: ["^"])]
-    case let disposed? where disposed == subscribed:
-      items = [Item(time: subscribed, symbols: ["^", "!"])]
-    case let disposed? where disposed > subscribed:
-      items = [Item(time: subscribed, symbols: ["^"]), Item(time: disposed, symbols: ["!"])]
+      items.append("^", at: subscribed, firstEvent: nil)
+    case let disposed? where disposed >= subscribed:
+      items.append("^", at: subscribed, firstEvent: nil)
+      items.append("!", at: disposed, firstEvent: nil)
     case let disposed?:
       // Never recorded: drawn as it is, and rejected by the parser ('!' before '^').
-      items = [Item(time: disposed, symbols: ["!"]), Item(time: subscribed, symbols: ["^"])]
+      items.append("!", at: disposed, firstEvent: nil)
+      items.append("^", at: subscribed, firstEvent: nil)
     }
-    let start = min(0, items[0].time)
+    let start = min(0, items.list[0].time)
     var prefix = ""
     if start < 0 {
       // Never recorded: a negative time progression, which the parser rejects.
@@ -229,25 +322,27 @@ enum MarblePrinter {
 
   struct Layout {
     var marbles: String
-    /// How many characters were printed; more than `marbles.count` if some merged into one
-    /// `Character`.
-    var characterCount: Int
+    /// Whether some characters printed side by side merged into one `Character`.
+    var merged: Bool
     /// Items drawn later than their time (the list went back in time), with the tick drawn at.
     var misplaced: [(item: Int, frame: Int)]
   }
 
   /// Draws `items` from frame `start`: dashes or a time progression for each wait, `(…)` for a
   /// group that fits before the next item, `[…]` for one that does not.
-  static func layout(_ items: [Item], start: Int, tick: Int128, longestDashRun: Int) -> Layout {
-    var output: [Character] = []
+  static func layout(_ items: Items, start: Int, tick: Int128, longestDashRun: Int) -> Layout {
+    let symbols = items.symbols
+    let list = items.list
+    var output = MarbleCharacters(reservingCapacity: 3 * symbols.count)
     // Indices of digits printed where the parser might read a time progression.
     var suspects: [Int] = []
     var misplaced: [(item: Int, frame: Int)] = []
     var frame = start
 
     func wait(_ gap: Int128) {
+      guard gap > 0 else { return }
       guard gap > longestDashRun || gap > Int.max else {
-        output.append(contentsOf: repeatElement("-", count: Int(gap)))
+        output.append(ascii: UInt8(ascii: "-"), count: Int(gap))
         return
       }
       // Split only when one progression would not fit in an Int128 of attoseconds.
@@ -255,72 +350,50 @@ enum MarblePrinter {
       var remaining = gap
       while remaining > 0 {
         let chunk = min(remaining, largestChunk)
-        if let last = output.last, !last.isMarbleWhitespace { output.append(" ") }
-        output.append(contentsOf: MarbleTime.millisecondsText(attoseconds: chunk * tick))
-        output.append(" ")
+        if output.count > 0, !output.isWhitespace(at: output.count - 1) {
+          output.append(ascii: UInt8(ascii: " "))
+        }
+        output.append(asciiText: MarbleTime.millisecondsText(attoseconds: chunk * tick))
+        output.append(ascii: UInt8(ascii: " "))
         remaining -= chunk
       }
     }
 
-    for (index, item) in items.enumerated() {
-      var time = item.time
+    for index in list.indices {
+      var time = list[index].time
       if time < frame {
         misplaced.append((index, frame))
         time = frame
       }
       wait(Int128(time) - Int128(frame))
-      if item.symbols.count == 1 {
-        let symbol = item.symbols[0]
-        if symbol.isMarbleDigit {
+      let range = items.symbols(of: index)
+      if range.count == 1 {
+        if symbols.digit(at: range.lowerBound) != nil {
           let count = output.count
-          if count == 0 || output[count - 1].isMarbleWhitespace
-            || (output[count - 1] == "-" && (count == 1 || output[count - 2].isMarbleWhitespace))
+          if count == 0 || output.isWhitespace(at: count - 1)
+            || (output.codes[count - 1] == UInt8(ascii: "-")
+              && (count == 1 || output.isWhitespace(at: count - 2)))
           {
             suspects.append(count)
           }
         }
-        output.append(symbol)
+        output.append(symbols, from: range.lowerBound, to: range.upperBound)
         frame = time.clampedAdding(1)
       } else {
-        let width = item.symbols.count + 2
-        let fits = index + 1 == items.count || items[index + 1].time >= time.clampedAdding(width)
-        output.append(fits ? "(" : "[")
-        output.append(contentsOf: item.symbols)
-        output.append(fits ? ")" : "]")
+        let width = range.count + 2
+        let fits = index + 1 == list.count || list[index + 1].time >= time.clampedAdding(width)
+        output.append(ascii: fits ? UInt8(ascii: "(") : UInt8(ascii: "["))
+        output.append(symbols, from: range.lowerBound, to: range.upperBound)
+        output.append(ascii: fits ? UInt8(ascii: ")") : UInt8(ascii: "]"))
         frame = time.clampedAdding(fits ? width : 1)
       }
     }
 
-    var suspectIndex = 0
-    var wrapped = 0
-    // NB: the text is built as UTF-8 bytes; appending `Character`s to a `String` one at a time is
-    // slow.
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(output.count + 2 * suspects.count)
-    func append(_ character: Character) {
-      if let ascii = character.marbleASCII {
-        bytes.append(ascii)
-      } else {
-        bytes.append(contentsOf: character.utf8)
-      }
-    }
-    for index in output.indices {
-      let character = output[index]
-      if suspectIndex < suspects.count, suspects[suspectIndex] == index {
-        suspectIndex += 1
-        if MarbleScanner.readsAsTimeProgression(output, at: index) {
-          bytes.append(UInt8(ascii: "["))
-          append(character)
-          bytes.append(UInt8(ascii: "]"))
-          wrapped += 1
-          continue
-        }
-      }
-      append(character)
-    }
-    return Layout(
-      marbles: String(decoding: bytes, as: UTF8.self), characterCount: output.count + 2 * wrapped,
-      misplaced: misplaced)
+    let wrapped = suspects.filter { MarbleScanner.readsAsTimeProgression(output, at: $0) }
+    let marbles = output.string(bracketing: wrapped)
+    // Only characters that are not ASCII can merge (`\r` is not ASCII here).
+    let merged = !output.isASCII && marbles.count != output.count + 2 * wrapped.count
+    return Layout(marbles: marbles, merged: merged, misplaced: misplaced)
   }
 }
 
@@ -333,6 +406,11 @@ private struct ASCIISet {
   /// must look it up).
   mutating func insert(_ character: Character) -> Bool {
     guard let byte = character.marbleASCII else { return true }
+    return insert(byte: byte)
+  }
+
+  /// Adds the ASCII byte `byte`; whether it was new.
+  mutating func insert(byte: UInt8) -> Bool {
     let bit: UInt64 = 1 << (byte & 63)
     if byte < 64 {
       defer { low |= bit }

@@ -15,20 +15,21 @@ enum MarbleScanner {
 
   /// One event found, at a frame counted from the start of the string.
   struct ScannedEvent {
-    enum Kind {
-      case value(Character)
+    enum Kind: UInt8 {
+      /// A value; its character is the one at ``ScannedEvent/index``.
+      case value
       case completed
       case failed
     }
 
     var frame: Int
-    var kind: Kind
     /// Its index in the string, in `Character`s.
     var index: Int
+    var kind: Kind
   }
 
+  /// The marks found; the events go to the scanner's `event` function as they are found.
   struct Result {
-    var events: [ScannedEvent] = []
     /// The frame of `^`, from the start of the string.
     var subscriptionFrame: Int?
     /// The frame of `!`, from the start of the string.
@@ -53,26 +54,34 @@ enum MarbleScanner {
   ///
   /// - Parameters:
   ///   - marbles: One line of marbles.
+  ///   - text: Its characters, `MarbleCharacters(marbles)`.
   ///   - mode: Events or a subscription.
   ///   - tick: The length of one frame, in attoseconds.
   ///   - position: Where the marble sits, for error positions.
   ///   - checksKeys: Whether values come from a `values:` map, checked with `hasKey`.
   ///   - hasKey: Whether the map has a value for a character.
-  /// - Returns: The events and marks, at frames from the start of the string.
-  /// - Throws: ``MarbleSyntaxError`` at the first mistake.
+  ///   - event: Called with each event found, in order, at its frame from the start of the string.
+  /// - Returns: The marks, at frames from the start of the string.
+  /// - Throws: ``MarbleSyntaxError`` at the first mistake (or what `event` throws).
+  ///
+  /// NB: the events go to a function rather than into an array, which a caller would copy into
+  /// its own: for speed and memory.
   static func scan(
-    _ marbles: String, mode: Mode, tick: Int128, position: Marble.SourcePosition,
-    checksKeys: Bool, hasKey: (Character) -> Bool
+    _ marbles: String, text: MarbleCharacters, mode: Mode, tick: Int128,
+    position: Marble.SourcePosition, checksKeys: Bool, hasKey: (Character) -> Bool,
+    event: (ScannedEvent) throws(MarbleSyntaxError) -> Void = { _ in }
   ) throws(MarbleSyntaxError) -> Result {
-    let (characters, codes) = Self.characters(of: marbles)
-    let count = characters.count
+    let codes = text.codes
+    let count = codes.count
     var result = Result()
     var frame = 0
     // Set when a time progression carried the frame past `Int.max`; placing anything after that
     // is an error (a trailing long time progression alone is harmless).
     var overflowed = false
-    var group: (opener: Character, isRound: Bool, index: Int, frame: Int, members: Int)?
-    var terminal: (symbol: Character, index: Int)?
+    // NB: no `Character`s in these, which every `if let` would copy: the opener and the terminal
+    // symbol are the characters at their indices.
+    var group: (isRound: Bool, index: Int, frame: Int, members: Int)?
+    var terminal: Int?
     var subscriptionIndex: Int?
     var unsubscriptionIndex: Int?
 
@@ -83,9 +92,7 @@ enum MarbleScanner {
     }
     func column(_ index: Int) -> Int { position.column + index }
     func isWordStart(_ index: Int) -> Bool {
-      index == 0
-        || (codes[index - 1] == 0xFF
-          ? characters[index - 1].isWhitespace : Self.isWhitespaceByte(codes[index - 1]))
+      index == 0 || text.isWhitespace(at: index - 1)
     }
     func advance(by ticks: Int) {
       let (sum, overflow) = frame.addingReportingOverflow(ticks)
@@ -112,56 +119,60 @@ enum MarbleScanner {
 
     var index = 0
     while index < count {
-      let character = characters[index]
       // NB: the grammar is ASCII, so the dispatch is on the byte; comparing `Character`s and
       // reading their properties is slow. Anything else (0xFF) is a value, a key or a mistake.
       let code = codes[index]
-      if code == 0xFF ? character.isNewline : (0x0A...0x0D).contains(code) {
+      if text.isNewline(at: index) {
         throw error("a marble is one line; found a line break", at: index)
       }
-      if code == 0xFF ? character.isWhitespace : Self.isWhitespaceByte(code) {
+      if text.isWhitespace(at: index) {
         index += 1
         continue
       }
       switch code {
       case UInt8(ascii: "-"):
         if isWordStart(index), index + 1 < count, (0x30...0x39).contains(codes[index + 1]),
-          timeProgression(characters, at: index + 1) != .none
+          timeProgression(text, at: index + 1) != .none
         {
           throw error(
-            "negative time progression '\(word(characters, from: index))'; time only moves "
+            "negative time progression '\(word(text, from: index))'; time only moves "
               + "forward", at: index)
         }
         if let group, !group.isRound {
           throw error("a '-' cannot go inside a one-frame group '[…]'", at: index)
         }
-        advance(by: 1)
+        // NB: the dashes that follow are read at once, for speed: none starts a word.
+        var run = 1
+        while index + run < count, codes[index + run] == UInt8(ascii: "-") { run += 1 }
+        advance(by: run)
+        index += run - 1
 
       case UInt8(ascii: "("), UInt8(ascii: "["):
         if let group {
           throw error(
-            "groups cannot nest: '\(character)' inside the group opened at column "
+            "groups cannot nest: '\(text[index])' inside the group opened at column "
               + "\(column(group.index))", at: index)
         }
         let isRound = code == UInt8(ascii: "(")
-        group = (character, isRound, index, frame, 0)
+        group = (isRound, index, frame, 0)
         if isRound { advance(by: 1) }
 
       case UInt8(ascii: ")"), UInt8(ascii: "]"):
         guard let open = group else {
-          throw error("'\(character)' closes no group", at: index)
+          throw error("'\(text[index])' closes no group", at: index)
         }
         let closer: Character = open.isRound ? ")" : "]"
         guard code == (open.isRound ? UInt8(ascii: ")") : UInt8(ascii: "]")) else {
           throw error(
-            "'\(character)' cannot close the '\(open.opener)' at column \(column(open.index)); "
+            "'\(text[index])' cannot close the '\(text[open.index])' at column \(column(open.index)); "
               + "expected '\(closer)'", at: index)
         }
         guard open.members > 0 else {
           let contents =
             if case .subscription = mode { "a '^' or '!'" } else { "at least one event" }
           throw error(
-            "empty group '\(open.opener)\(closer)'; a group holds \(contents)", at: open.index)
+            "empty group '\(text[open.index])\(closer)'; a group holds \(contents)",
+            at: open.index)
         }
         group = nil
         if open.isRound {
@@ -206,34 +217,34 @@ enum MarbleScanner {
 
       case UInt8(ascii: "|"), UInt8(ascii: "#"):
         if case .subscription = mode {
-          throw error(notInSubscription(character), at: index)
+          throw error(notInSubscription(text[index]), at: index)
         }
         if let terminal {
-          throw error(afterTerminal(character, terminal.symbol, column(terminal.index)), at: index)
+          throw error(
+            afterTerminal(text[index], text[terminal], column(terminal)), at: index)
         }
         let kind: ScannedEvent.Kind = code == UInt8(ascii: "|") ? .completed : .failed
-        result.events.append(
-          ScannedEvent(frame: try placementFrame(at: index), kind: kind, index: index))
-        terminal = (character, index)
+        try event(ScannedEvent(frame: try placementFrame(at: index), index: index, kind: kind))
+        terminal = index
         placed()
 
       default:
         if (0x30...0x39).contains(code), isWordStart(index) {
-          switch timeProgression(characters, at: index) {
+          switch timeProgression(text, at: index) {
           case .none:
             break
           case .malformed(let length, let reason):
-            let text = String(characters[index..<index + length])
-            throw error("malformed time progression '\(text)': \(reason)", at: index)
+            let written = text.string(from: index, to: index + length)
+            throw error("malformed time progression '\(written)': \(reason)", at: index)
           case .timeProgression(let length, let attoseconds):
-            let text = String(characters[index..<index + length])
+            let written = text.string(from: index, to: index + length)
             if group != nil {
-              throw error("a time progression ('\(text)') cannot go inside a group", at: index)
+              throw error("a time progression ('\(written)') cannot go inside a group", at: index)
             }
             guard let attoseconds,
               let ticks = MarbleTime.ticks(attoseconds: attoseconds, tick: tick)
             else {
-              throw error("time progression '\(text)' is too long", at: index)
+              throw error("time progression '\(written)' is too long", at: index)
             }
             advance(by: ticks)
             index += length
@@ -241,29 +252,30 @@ enum MarbleScanner {
           }
         }
         guard case .events = mode else {
-          throw error(notInSubscription(character), at: index)
+          throw error(notInSubscription(text[index]), at: index)
         }
-        let isValue = code == 0xFF ? isValueCharacter(character) : isValueByte(code)
-        guard isValue || (checksKeys && hasKey(character)) else {
+        let isValue = text.isValueCharacter(at: index)
+        guard isValue || (checksKeys && hasKey(text[index])) else {
           throw error(
-            "unexpected character '\(character)'; a value is a letter, a digit, or a key of the "
+            "unexpected character '\(text[index])'; a value is a letter, a digit, or a key of the "
               + "values: map", at: index)
         }
         if let terminal {
-          throw error(afterTerminal(character, terminal.symbol, column(terminal.index)), at: index)
+          throw error(
+            afterTerminal(text[index], text[terminal], column(terminal)), at: index)
         }
-        if checksKeys, !hasKey(character) {
-          throw error("'\(character)' has no value: it is not a key of the values: map", at: index)
+        if checksKeys, !hasKey(text[index]) {
+          throw error(
+            "'\(text[index])' has no value: it is not a key of the values: map", at: index)
         }
-        result.events.append(
-          ScannedEvent(frame: try placementFrame(at: index), kind: .value(character), index: index))
+        try event(ScannedEvent(frame: try placementFrame(at: index), index: index, kind: .value))
         placed()
       }
       index += 1
     }
 
     if let group {
-      throw error("'\(group.opener)' is never closed", at: group.index)
+      throw error("'\(text[group.index])' is never closed", at: group.index)
     }
     if case .subscription = mode, subscriptionIndex == nil {
       // `-----!` subscribes at frame 0, as RxJS's `expectObservable` reads it.
@@ -289,23 +301,6 @@ enum MarbleScanner {
 
   // MARK: Characters
 
-  /// The characters of `marbles`, as `Array(marbles)` gives them, and the byte of each one that
-  /// is one ASCII byte (`marbleASCII`), 0xFF for each other.
-  ///
-  /// NB: for speed, a string of ASCII bytes other than CR (the only ASCII byte that can join the
-  /// next one, `\r\n`, into one `Character`) is split byte by byte, with no grapheme breaking,
-  /// into `Character`s copied from a table.
-  static func characters(of marbles: String) -> (characters: [Character], codes: [UInt8]) {
-    let isSimpleASCII = marbles.utf8.allSatisfy { $0 < 0x80 && $0 != 0x0D }
-    guard isSimpleASCII else {
-      let characters = Array(marbles)
-      return (characters, characters.map { $0.marbleASCII ?? 0xFF })
-    }
-    let codes = Array(marbles.utf8)
-    let table = asciiCharacters
-    return (codes.map { table[Int($0)] }, codes)
-  }
-
   /// The 128 ASCII characters, by byte.
   static let asciiCharacters: [Character] = (0..<128).map { Character(Unicode.Scalar(UInt8($0))) }
 
@@ -330,28 +325,28 @@ enum MarbleScanner {
 
   /// Whether a time progression may start at `index`: at the start of the string or after
   /// whitespace.
-  static func isWordStart(_ characters: [Character], _ index: Int) -> Bool {
-    index == 0 || characters[index - 1].isMarbleWhitespace
+  static func isWordStart(_ text: MarbleCharacters, _ index: Int) -> Bool {
+    index == 0 || text.isWhitespace(at: index - 1)
   }
 
   /// Whether the parser would read the digit at `index` — at the start of a word, or right after a
   /// `-` that starts a word — as (part of) a time progression rather than as a value.
-  static func readsAsTimeProgression(_ characters: [Character], at index: Int) -> Bool {
-    guard characters[index].isMarbleDigit else { return false }
+  static func readsAsTimeProgression(_ text: MarbleCharacters, at index: Int) -> Bool {
+    guard text.digit(at: index) != nil else { return false }
     let startsWord =
-      isWordStart(characters, index)
-      || (index > 0 && characters[index - 1] == "-" && isWordStart(characters, index - 1))
-    return startsWord && timeProgression(characters, at: index) != .none
+      isWordStart(text, index)
+      || (index > 0 && text.codes[index - 1] == UInt8(ascii: "-") && isWordStart(text, index - 1))
+    return startsWord && timeProgression(text, at: index) != .none
   }
 
   /// The characters from `index` up to the next whitespace.
-  private static func word(_ characters: [Character], from index: Int) -> String {
-    String(characters[index..<wordEnd(characters, from: index)])
+  private static func word(_ text: MarbleCharacters, from index: Int) -> String {
+    text.string(from: index, to: wordEnd(text, from: index))
   }
 
-  private static func wordEnd(_ characters: [Character], from index: Int) -> Int {
+  private static func wordEnd(_ text: MarbleCharacters, from index: Int) -> Int {
     var end = index
-    while end < characters.count, !characters[end].isMarbleWhitespace { end += 1 }
+    while end < text.count, !text.isWhitespace(at: end) { end += 1 }
     return end
   }
 
@@ -364,11 +359,12 @@ enum MarbleScanner {
   /// of a string (`a 10ms`) as the values `1`, `0`, `m`, `s`; here the end of the string ends it
   /// too. Digits with a unit followed by a letter or digit are values, as in RxJS (`10msa`); with a
   /// fraction, or followed by anything else, they are a mistake.
-  static func timeProgression(_ characters: [Character], at start: Int) -> TimeProgressionScan {
-    let count = characters.count
+  static func timeProgression(_ text: MarbleCharacters, at start: Int) -> TimeProgressionScan {
+    let codes = text.codes
+    let count = codes.count
     var end = start
     var whole: Int128? = 0
-    while end < count, let digit = characters[end].marbleDigitValue {
+    while end < count, let digit = text.digit(at: end) {
       whole = whole.flatMap { timesTenPlus($0, digit) }
       end += 1
     }
@@ -377,11 +373,11 @@ enum MarbleScanner {
     var fraction: Int128 = 0
     var fractionDigits = 0
     var fractionRoundsUp = false
-    if end < count, characters[end] == "." {
+    if end < count, codes[end] == UInt8(ascii: ".") {
       hasFraction = true
       end += 1
       let fractionStart = end
-      while end < count, let digit = characters[end].marbleDigitValue {
+      while end < count, let digit = text.digit(at: end) {
         if fractionDigits < 18 {
           fraction = fraction * 10 + Int128(digit)
           fractionDigits += 1
@@ -392,29 +388,29 @@ enum MarbleScanner {
       }
       if end == fractionStart {
         return .malformed(
-          length: wordEnd(characters, from: start) - start, reason: "expected digits after '.'")
+          length: wordEnd(text, from: start) - start, reason: "expected digits after '.'")
       }
     }
 
     let unit: Int128
     let unitLength: Int
-    if end + 1 < count, characters[end] == "m", characters[end + 1] == "s" {
+    if end + 1 < count, codes[end] == UInt8(ascii: "m"), codes[end + 1] == UInt8(ascii: "s") {
       (unit, unitLength) = (MarbleTime.attosecondsPerMillisecond, 2)
-    } else if end < count, characters[end] == "s" {
+    } else if end < count, codes[end] == UInt8(ascii: "s") {
       (unit, unitLength) = (MarbleTime.attosecondsPerSecond, 1)
-    } else if end < count, characters[end] == "m" {
+    } else if end < count, codes[end] == UInt8(ascii: "m") {
       (unit, unitLength) = (MarbleTime.attosecondsPerMinute, 1)
     } else {
       guard hasFraction else { return .none }
       return .malformed(
-        length: wordEnd(characters, from: start) - start,
+        length: wordEnd(text, from: start) - start,
         reason: "expected a unit (ms, s or m) after the number")
     }
     end += unitLength
-    if end < count, !characters[end].isMarbleWhitespace {
-      if !hasFraction, isValueCharacter(characters[end]) { return .none }
+    if end < count, !text.isWhitespace(at: end) {
+      if !hasFraction, text.isValueCharacter(at: end) { return .none }
       return .malformed(
-        length: wordEnd(characters, from: start) - start,
+        length: wordEnd(text, from: start) - start,
         reason: "expected a space after the unit")
     }
 

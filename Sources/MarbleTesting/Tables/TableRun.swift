@@ -436,20 +436,20 @@ enum MarbleColumns {
   /// The column of frame `target` in `marble`, whose frames last `tick` attoseconds; past the
   /// marble's end, one column per frame more.
   static func column(ofFrame target: Int, in marble: String, tick: Int128) -> Int {
-    let characters = Array(marble)
+    let text = MarbleCharacters(marble)
     var frame = 0
     var bracketStart: Int?
     var index = 0
-    while index < characters.count {
-      let character = characters[index]
-      if character.isWhitespace {
+    while index < text.count {
+      let character = text[index]
+      if text.isWhitespace(at: index) {
         index += 1
         continue
       }
-      let isWordStart = index == 0 || characters[index - 1].isWhitespace
+      let isWordStart = MarbleScanner.isWordStart(text, index)
       if character.marbleDigitValue != nil, isWordStart,
         case .timeProgression(let length, let attoseconds) = MarbleScanner.timeProgression(
-          characters, at: index)
+          text, at: index)
       {
         let ticks = attoseconds.flatMap { MarbleTime.ticks(attoseconds: $0, tick: tick) } ?? .max
         if frame >= target || target - frame < ticks { return index }
@@ -472,7 +472,7 @@ enum MarbleColumns {
       }
       index += 1
     }
-    return characters.count + max(0, target - frame)
+    return text.count + max(0, target - frame)
   }
 }
 
