@@ -211,9 +211,16 @@ import Testing
     #expect(await Self.run(ScheduleRun(FIFOStrategy()), Self.bug(name)))
   }
 
-  /// The bugs that one departure from FIFO makes fail; the others need more than two (every
-  /// schedule within two departures passes: checked below).
-  static let oneDeparture: Set<String> = ["cache stampede", "task group order", "timeout tie"]
+  /// The fewest departures from FIFO that make each bug fail: the search for them runs every
+  /// schedule with fewer, level by level, and all pass (checked below). The lost update needs the
+  /// second task's read between the first task's read and write: its three yields and the read
+  /// must each jump the queue, and so must its own read's hop back (five). The lost wake-up needs
+  /// the producer's four yields and its hop to the gate ahead of the waiter's check, yield and
+  /// registration (seven).
+  static let fewest: [String: Int] = [
+    "lost update": 5, "cache stampede": 1, "lost wake-up": 7, "task group order": 1,
+    "timeout tie": 1, "missed message": 3,
+  ]
 
   @Test(arguments: names, [1, 42, 0xBEEF] as [UInt64])
   func isFoundWithin100SchedulesShrunkAndReplayed(_ name: String, _ seed: UInt64) async {
@@ -225,38 +232,28 @@ import Testing
       Issue.record("\(name): not found in 100 schedules from seed \(seed)")
       return
     }
-    if Self.oneDeparture.contains(name) {
-      #expect(failure.token.departures.count == 1, "\(failure.token)")
-    } else {
-      #expect(failure.token.departures.count > 2, "\(failure.token)")
-    }
+    #expect(failure.token.departures.count == Self.fewest[name], "\(failure.token)")
     let replay = await ScheduleExplorer.explore(count: 1, seed: 0, replay: failure.token) {
       schedule in await Self.run(schedule, body)
     }
     #expect(replay.failure != nil)
   }
 
-  /// The bug that three departures make fail; the two others that need more than two need more
-  /// than three too (no schedule within three departures fails them, within the search's budget).
-  static let threeDepartures: Set<String> = ["missed message"]
-
   @Test(arguments: names)
   func needsAsManyDeparturesAsItSays(_ name: String) async {
     let body = Self.bug(name)
-    let withinTwo = await ScheduleExplorer.fewestDepartures(searchesThree: false) { schedule in
+    let search = await ScheduleExplorer.fewestDepartures { schedule in
       await Self.run(schedule, body)
     }
-    let withinThree = await ScheduleExplorer.fewestDepartures { schedule in
+    // Every schedule with fewer departures ran and passed; one with that many fails.
+    #expect(search.passingBelow == Self.fewest[name])
+    #expect(search.failing?.departures.count == Self.fewest[name])
+    // Within a limit below that, none fails.
+    let limit = Self.fewest[name]! - 1
+    let withinLimit = await ScheduleExplorer.fewestDepartures(upTo: limit) { schedule in
       await Self.run(schedule, body)
     }
-    if Self.oneDeparture.contains(name) {
-      #expect(withinTwo?.departures.count == 1)
-    } else if Self.threeDepartures.contains(name) {
-      #expect(withinTwo == nil)
-      #expect(withinThree?.departures.count == 3)
-    } else {
-      #expect(withinTwo == nil)
-      #expect(withinThree == nil, "\(withinThree.map { "\($0)" } ?? "")")
-    }
+    #expect(withinLimit.failing == nil)
+    #expect(withinLimit.passingBelow == limit + 1)
   }
 }

@@ -3,7 +3,7 @@
 /// exhaustive to that depth); then, for what is left of the count, a portfolio of strategies —
 /// random walk, PCT depth 1, 2 and 3 in turn, each from a seed derived from the exploration's —
 /// until one fails; then shrinks the failing choices towards FIFO (the fewest departures that
-/// still fail). A replay runs one token's choices once.
+/// still fail: `ScheduleExplorer+Shrinking.swift`). A replay runs one token's choices once.
 @_spi(Exploration) public enum ScheduleExplorer {
   /// What an exploration found.
   @_spi(Exploration) public struct Outcome: Sendable {
@@ -89,11 +89,11 @@
         outcome.schedulesRun += 1
         outcome.choicePoints = max(outcome.choicePoints, schedule.choices.count)
         guard passed else {
-          // One departure is as few as a failure can have; two may still shrink.
-          let token = depth == 1 ? schedule.token : await shrink(schedule.token, run)
+          // Already the fewest: every schedule with fewer departures ran, level by level, and
+          // passed.
           outcome.failure = Failure(
             schedule: outcome.schedulesRun - 1, strategy: "every order within 2 departures",
-            token: token, divergence: nil)
+            token: schedule.token, divergence: nil)
           return outcome
         }
         level.append((departures, schedule.choices))
@@ -116,92 +116,5 @@
       }
     }
     return outcome
-  }
-
-  /// How many runs the search for the fewest departures may take, for one, two and three.
-  static let oneDepartureBudget = 400
-  static let twoDepartureBudget = 2_000
-  static let threeDepartureBudget = 6_000
-
-  /// A failing schedule one departure from FIFO — tried at every choice point, every other pick —
-  /// else two (the second after the first, in the run the first makes), else — when
-  /// `searchesThree` — three, within the budgets.
-  @_spi(Exploration) public static func fewestDepartures(
-    searchesThree: Bool = true, _ run: (ScheduleRun) async -> Bool
-  ) async -> ScheduleToken? {
-    let fifo = ScheduleRun(FIFOStrategy())
-    _ = await run(fifo)
-    var level: [([ScheduleToken.Departure], [ScheduleRun.Choice])] = [([], fifo.choices)]
-    let budgets =
-      [oneDepartureBudget, twoDepartureBudget] + (searchesThree ? [threeDepartureBudget] : [])
-    for budget in budgets {
-      var runs = 0
-      var next: [([ScheduleToken.Departure], [ScheduleRun.Choice])] = []
-      for (departures, made) in level {
-        for extended in BoundedExhaustive.extensions(of: departures, made: made) {
-          guard runs < budget else { return nil }
-          runs += 1
-          let schedule = ScheduleRun(BoundedExhaustive.strategy(extended))
-          if await !run(schedule) { return schedule.token }
-          next.append((extended, schedule.choices))
-        }
-      }
-      level = next
-    }
-    return nil
-  }
-
-  /// Every way to take `size` of `count` indices, in order.
-  static func combinations(of count: Int, taking size: Int) -> [[Int]] {
-    guard size > 0 else { return [[]] }
-    guard size <= count else { return [] }
-    return (0...(count - size)).flatMap { first in
-      combinations(of: count - first - 1, taking: size - 1).map { rest in
-        [first] + rest.map { $0 + first + 1 }
-      }
-    }
-  }
-
-  /// The failing `token` with as few departures from FIFO as still fail: first every single
-  /// departure alone, then every pair, then every three (most bugs need one or two); then, from
-  /// the whole token, each departure dropped in turn and kept out when the run still fails, until
-  /// no single one can go.
-  static func shrink(_ token: ScheduleToken, _ run: (ScheduleRun) async -> Bool) async
-    -> ScheduleToken
-  {
-    let departures = token.departures
-    func failing(_ kept: [ScheduleToken.Departure]) async -> ScheduleToken? {
-      var candidate = token
-      candidate.departures = kept
-      let schedule = ScheduleRun(ReplayStrategy(candidate))
-      return await run(schedule) ? nil : schedule.token
-    }
-    // Every schedule one departure from FIFO, then two, within a budget of runs: the fewest
-    // departures that fail, wherever they are, not only among the ones recorded.
-    if departures.count > 1, let found = await fewestDepartures(run) { return found }
-    // Subsets of one, two, then three departures, while there are few enough to try them all.
-    for size in 1...3 where size < departures.count {
-      guard departures.count <= (size == 3 ? 16 : 64) else { break }
-      for subset in combinations(of: departures.count, taking: size) {
-        if let found = await failing(subset.map { departures[$0] }) { return found }
-      }
-    }
-    var current = token
-    var changed = true
-    while changed, !current.departures.isEmpty {
-      changed = false
-      for index in current.departures.indices.reversed() {
-        var candidate = current
-        candidate.departures.remove(at: index)
-        let schedule = ScheduleRun(ReplayStrategy(candidate))
-        if await !run(schedule) {
-          // What this run actually chose, which a replay of it reproduces.
-          current = schedule.token
-          changed = true
-          break
-        }
-      }
-    }
-    return current
   }
 }
