@@ -82,9 +82,13 @@ let package = Package(
     ),
     // App-shaped code under test that the Swift Testing and XCTest targets share.
     .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: swiftSettings),
+    // The race bugs that exploring schedules must find, shared with benchmark phase k.
+    .target(
+      name: "RaceBugs", dependencies: ["MarbleTesting"], path: "Tests/RaceBugs",
+      swiftSettings: swiftSettings),
     .testTarget(
       name: "MarblesTests",
-      dependencies: ["Marbles", "MarbleTesting", "Signals", "TestSupport"],
+      dependencies: ["Marbles", "MarbleTesting", "Signals", "TestSupport", "RaceBugs"],
       swiftSettings: swiftSettings + testedRuntime
     ),
     .testTarget(

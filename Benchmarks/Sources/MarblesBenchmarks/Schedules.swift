@@ -1,97 +1,13 @@
 import Dispatch
 @_spi(Exploration) import MarbleTesting
 
-/// Phase k: exploring schedules. For each of four bugs that pass in FIFO order (two that need
-/// jobs of different tasks reordered, two that need same-tick wake-ups reordered) and each
+/// Phase k: exploring schedules. For each of the ten race bugs of the tests (`RaceBugs.swift`, a
+/// symbolic link to the root's `Tests/RaceBugs/RaceBugs.swift`: the same programs) and each
 /// strategy, how many schedules it takes to find the bug, over 20 seeds; and what a schedule costs
 /// against a plain run of the same test.
 enum Schedules {
   static let seeds: [UInt64] = (1...20).map { UInt64($0) &* 0x9E37_79B9_7F4A_7C15 }
   static let cap = 1_000
-
-  // MARK: The bugs (as in the root's Tests/MarblesTests/Schedules)
-
-  @MainActor final class StaleSearch {
-    var shown = ""
-    func search(_ query: String) {
-      Task {
-        await Task.yield()  // the network
-        self.shown = "results for \(query)"
-      }
-    }
-  }
-
-  @MainActor static func staleSearch() async -> Bool {
-    let scheduler = TestScheduler()
-    let search = StaleSearch()
-    search.search("sw")
-    search.search("swift")
-    scheduler.run()
-    return search.shown == "results for swift"
-  }
-
-  actor Account {
-    var balance = 100
-    func withdraw(_ amount: Int) async {
-      guard balance >= amount else { return }
-      await Task.yield()  // an audit, elsewhere
-      balance -= amount
-    }
-  }
-
-  static func doubleSpend() async -> Bool {
-    let scheduler = TestScheduler()
-    let account = Account()
-    Task { await account.withdraw(80) }
-    Task {
-      await Task.yield()
-      await Task.yield()
-      await account.withdraw(80)
-    }
-    scheduler.run()
-    return await account.balance >= 0
-  }
-
-  final class Shown: @unchecked Sendable {
-    var last = ""
-  }
-
-  @MainActor static func sameLatency() async -> Bool {
-    let scheduler = TestScheduler()
-    let shown = Shown()
-    for query in ["sw", "swift"] {
-      Task { @MainActor in
-        try await Task.sleep(for: .milliseconds(100))
-        shown.last = "results for \(query)"
-      }
-    }
-    scheduler.run()
-    return shown.last == "results for swift"
-  }
-
-  actor ImageCache {
-    var images: [String: String] = [:]
-    var downloads = 0
-    func image(_ name: String) async throws -> String {
-      if let image = images[name] { return image }
-      downloads += 1
-      try await Task.sleep(for: .milliseconds(10))
-      images[name] = name
-      return name
-    }
-  }
-
-  static func cacheStampede() async -> Bool {
-    let scheduler = TestScheduler()
-    let cache = ImageCache()
-    Task { _ = try await cache.image("avatar") }
-    Task {
-      try await Task.sleep(for: .milliseconds(10))
-      _ = try await cache.image("avatar")
-    }
-    scheduler.run()
-    return await cache.downloads == 1
-  }
 
   /// A small async test whose result does not depend on the order: ten tasks adding to an actor.
   actor Total {
@@ -110,20 +26,6 @@ enum Schedules {
     }
     scheduler.run()
     return await total.value == 55
-  }
-
-  static let bugNames = [
-    "stale search (jobs)", "double spend (jobs, 3 departures)", "same-latency answers (wake-ups)",
-    "cache stampede (wake-ups)",
-  ]
-
-  static func bug(_ index: Int) -> @Sendable () async -> Bool {
-    switch index {
-    case 0: { await staleSearch() }
-    case 1: { await doubleSpend() }
-    case 2: { await sameLatency() }
-    default: { await cacheStampede() }
-    }
   }
 
   static func strategy(_ name: String, seed: UInt64, schedule: Int, length: Int)
@@ -167,8 +69,8 @@ enum Schedules {
     let strategies = [
       "FIFO", "random walk", "PCT depth 1", "PCT depth 2", "PCT depth 3", "portfolio",
     ]
-    for (index, bug) in bugNames.enumerated() {
-      let body = self.bug(index)
+    for bug in RaceBugs.all {
+      let body = bug.program
       let fifo = ScheduleRun(FIFOStrategy())
       _ = await run(fifo, body)
       let length = max(1, fifo.choices.count)
@@ -183,7 +85,8 @@ enum Schedules {
         let median = found.isEmpty ? "-" : "\(found[found.count / 2])"
         let worst = found.last.map(String.init) ?? "-"
         print(
-          "k. \(bug), \(name)".padding(toLength: 56, withPad: " ", startingAt: 0)
+          "k. \(bug.name) (\(bug.fewestDepartures)), \(name)"
+            .padding(toLength: 56, withPad: " ", startingAt: 0)
             + "found \(found.count)/20, schedules median \(median), max \(worst)")
       }
     }

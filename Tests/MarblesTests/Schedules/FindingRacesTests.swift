@@ -1,6 +1,7 @@
 import Dispatch
 @_spi(Exploration) import MarbleTesting
 import Marbles
+import RaceBugs
 import Synchronization
 import TestSupport
 import Testing
@@ -47,7 +48,7 @@ import Testing
       messages.withLock { $0 } == [
         """
         schedule 1 of 100 (every order within 2 departures, seed 0x2a) failed; schedule 0 (FIFO) passes
-          MarblesTests/FindingRacesTests.swift:33: Expectation failed: await account.balance >= 0
+          MarblesTests/FindingRacesTests.swift:34: Expectation failed: await account.balance >= 0
         the order that failed, 1 departure from FIFO (marked *):
           job          1   2   3   4   5   6   7   8   9  10  11  12  13  14  15  16  17
           tick         0   0   0   0   0   0   0   0   0   0   0   0   0   0   0   0   0
@@ -64,7 +65,7 @@ import Testing
     #expect(exploration?.failure?.replay == "mrb1-c-0.1.2")
     #expect(
       exploration?.failure?.issues == [
-        "MarblesTests/FindingRacesTests.swift:33: Expectation failed: await account.balance >= 0"
+        "MarblesTests/FindingRacesTests.swift:34: Expectation failed: await account.balance >= 0"
       ])
   }
 
@@ -127,8 +128,8 @@ import Testing
     await withKnownIssue {
       await exploreSchedules(10, seed: 1) {
         let scheduler = TestScheduler()
-        let suspended = RaceBugsTests.PassedFlag()
-        let called = RaceBugsTests.PassedFlag()
+        let suspended = RaceBugs.PassedFlag()
+        let called = RaceBugs.PassedFlag()
         scheduler.task(name: "fetch") {
           await withCheckedContinuation { continuation in
             DispatchQueue.global().async {  // a real callback, once the task waits for it

@@ -1,0 +1,1 @@
+../../../Tests/RaceBugs/RaceBugs.swift
