@@ -286,7 +286,8 @@ package final class SchedulerCore: Scheduler {
   }
 
   /// Takes the action `key` out of line to run it now, putting back the ones before it; `nil` if
-  /// it was cancelled meanwhile.
+  /// it was cancelled meanwhile. A one-shot action's slot is freed as it is taken out
+  /// (`ActionHeap.startRunning`).
   private func takeAction(_ key: ActionHeap.Key, in state: inout State) -> (@Sendable () -> Void)? {
     var before: [ActionHeap.Key] = []
     var found: ActionHeap.Key?
@@ -408,12 +409,20 @@ package final class SchedulerCore: Scheduler {
         switch driver.takeNext(wakeUps: due.map(\.task)) {
         case .job(let job): return job
         case .wakeUp(let index):
-          guard actionsRun < stepLimit,
-            let body = state.withLock({ takeAction(due[index].key, in: &$0) })
-          else { continue }
+          // NB: taking the wake-up out freed its slot (a wake-up is a one-shot action); freeing
+          // it again here once put the slot on the free list twice, and two later actions shared
+          // it: one was lost.
+          guard actionsRun < stepLimit else {
+            // At the limit, the wake-up stays in line, and the run stops (choosing again would
+            // only choose again, without end).
+            isAtStepLimit = true
+            return nil
+          }
+          guard let body = state.withLock({ takeAction(due[index].key, in: &$0) }) else {
+            continue
+          }
           body()
           actionsRun += 1
-          state.withLock { $0.queue.free(due[index].key.slot) }
         case nil: return nil
         }
       }

@@ -53,6 +53,29 @@ import Testing
     #expect(outcome.choicePoints > 5)
   }
 
+  /// Tasks that sleep the same durations wake at the same ticks: in whatever order a schedule
+  /// wakes them, each wakes every time. (A wake-up the choice point ran ahead of a job was freed
+  /// twice, so that the next two sleeps shared one place in the queue and one was lost: the tasks
+  /// of a poll loop slept forever in some schedules.)
+  @Test func sleepersWakingAtTheSameTicksAllWakeInEverySchedule() async {
+    let outcome = await Self.passesEverySchedule(seed: 3) {
+      let scheduler = TestScheduler()
+      let wakes = Mutex(0)
+      for _ in 0..<3 {
+        scheduler.task {
+          for _ in 0..<5 {
+            try await Task.sleep(for: .milliseconds(100))
+            wakes.withLock { $0 += 1 }
+          }
+        }
+      }
+      scheduler.run()
+      return wakes.withLock { $0 } == 15 && scheduler.now == 500
+    }
+    #expect(outcome.failure == nil)
+    #expect(outcome.schedulesRun == 1_000)
+  }
+
   /// The article's view model, driven as the article drives it.
   @MainActor static func theArticlesViewModel() -> Bool {
     let scheduler = TestScheduler()
