@@ -2,7 +2,7 @@
 SWIFT ?= swift
 ZERO_DEP_MODULES := Sources/Signals Sources/MarbleTesting Sources/MarbleFixtures
 
-.PHONY: build test docs docs-pictures test-tsan integration-stress lint format check-imports check-portability check-static bench demo screenshots clean
+.PHONY: build test docs docs-pictures test-tsan integration-stress explore-every lint format check-imports check-portability check-static bench demo screenshots clean
 
 build:
 	$(SWIFT) build
@@ -38,7 +38,7 @@ docs-pictures:
 	scripts/docs-pictures.sh
 
 ## The concurrency and async tests under the thread sanitizer.
-TSAN_FILTER := Concurrency|[Tt]woThreads|ParallelUse|TestClock|SignalValues|AsyncMarbles|DrivenWorld|Determinism|SearchViewModel|VirtualSleeps|StepByStep|OneClock|Schedule|RaceBugs|Soundness|FindingRaces
+TSAN_FILTER := Concurrency|[Tt]woThreads|ParallelUse|TestClock|SignalValues|AsyncMarbles|DrivenWorld|Determinism|SearchViewModel|VirtualSleeps|StepByStep|OneClock|Schedule|RaceBugs|Soundness|FindingRaces|ExploredDrain
 test-tsan:
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_FILTER)'
 	rm -f $(STALE_PLANS)
@@ -48,7 +48,7 @@ test-tsan:
 ## The async tests, 100 times each under --parallel: the root's and the Integrations package's.
 ## Prints one line per failing run (keeping its log) and the count; exits non-zero if any failed.
 STRESS_RUNS ?= 100
-STRESS_FILTER := TestClock|SignalValues|AsyncMarbles|DrivenWorld|Determinism|SearchViewModel|VirtualSleeps|StepByStep|OneClock|Schedule|RaceBugs|Soundness|FindingRaces
+STRESS_FILTER := TestClock|SignalValues|AsyncMarbles|DrivenWorld|Determinism|SearchViewModel|VirtualSleeps|StepByStep|OneClock|Schedule|RaceBugs|Soundness|FindingRaces|ExploredDrain
 integration-stress:
 	$(SWIFT) build --build-tests
 	rm -f $(STALE_PLANS)
@@ -95,6 +95,12 @@ check-static:
 
 clean:
 	rm -rf .build
+
+## Every test, root and Integrations, with each scheduler following a random schedule of its
+## same-tick work (three seeds): only the tests that check FIFO order on purpose
+## (scripts/fifo-by-design.txt) may fail; any other failure is reported, and fails the target.
+explore-every:
+	scripts/explore-every.sh
 
 ## Release-build benchmarks in the separate Benchmarks/ package (the root keeps zero dependencies).
 bench:
