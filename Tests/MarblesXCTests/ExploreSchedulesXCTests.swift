@@ -51,21 +51,9 @@ extension XCTestPathTests {
       return
     }
     XCTAssertEqual(exploration.schedulesRun, 3)
-    #if canImport(Darwin)
-      // Written for Darwin, not built here: Xcode's runner loads the bundle.
-      let command = [
-        "xcrun", "xctest", "-XCTest",
-        "MarblesXCTests.XCTestPathTests/testTheEnvironmentRaisesTheCountAndGivesTheSeed",
-        Bundle(for: XCTestPathTests.self).bundlePath,
-      ]
-    #else
-      let command = [
-        URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path,
-        "MarblesXCTests.XCTestPathTests/testTheEnvironmentRaisesTheCountAndGivesTheSeed",
-      ]
-    #endif
     let (status, output) = try runTool(
-      command,
+      Self.command(
+        running: "MarblesXCTests.XCTestPathTests/testTheEnvironmentRaisesTheCountAndGivesTheSeed"),
       environment: [
         "MARBLES_SCHEDULES_CHILD": "1", "MARBLES_SCHEDULES": "40", "MARBLES_SCHEDULE_SEED": "0x2a",
       ])

@@ -76,7 +76,7 @@ extension XCTestPathTests {
   }
 
   /// The test bundle's executable and the arguments that run one of its XCTest cases.
-  private static func command(running test: String) -> [String] {
+  static func command(running test: String) -> [String] {
     #if canImport(Darwin)
       // Written for Darwin, not built here: Xcode's runner loads the bundle.
       ["xcrun", "xctest", "-XCTest", test, Bundle(for: XCTestPathTests.self).bundlePath]

@@ -193,7 +193,10 @@ public enum Marble {
     try events(
       of: marbles, allowsSubscriptionPoint: allowsSubscriptionPoint, tick: tick,
       position: position, checksKeys: true, hasKey: { values[$0] != nil },
-      value: { values[$0[$1]]! }, error: error)
+      value: { values[$0[$1]]! },
+      error: { index throws(MarbleSyntaxError) in
+        try failure(error, at: index, marbles, position)
+      })
   }
 
   /// Parses an event marble of `String` values that sits at `position` in a larger text.
@@ -216,16 +219,19 @@ public enum Marble {
       value: { [strings = MarbleCharacters.asciiStrings] text, index in
         // NB: the table is read once, not once per value.
         text.string(at: index, asciiStrings: strings)
-      }, error: error)
+      },
+      error: { index throws(MarbleSyntaxError) in
+        try failure(error, at: index, marbles, position)
+      })
   }
 
   /// The events of `marbles`, each value character made a value by `value` (given the marble's
-  /// characters and its index) and each `#` `error`, at times counted from its `^` (or the start
-  /// of the string).
-  private static func events<Value, Failure: Error>(
+  /// characters and its index) and each `#` one by `error` (given its index), at times counted
+  /// from its `^` (or the start of the string).
+  static func events<Value, Failure: Error>(
     of marbles: String, allowsSubscriptionPoint: Bool, tick: Duration, position: SourcePosition,
     checksKeys: Bool, hasKey: (Character) -> Bool, value: (MarbleCharacters, Int) -> Value,
-    error: Failure?
+    error: (Int) throws(MarbleSyntaxError) -> Failure
   ) throws(MarbleSyntaxError) -> [Recorded<Event<Value, Failure>>] {
     let text = MarbleCharacters(marbles)
     var events: [Recorded<Event<Value, Failure>>] = []
@@ -241,7 +247,7 @@ public enum Marble {
       switch scanned.kind {
       case .value: event = .next(value(text, scanned.index))
       case .completed: event = .completed
-      case .failed: event = .error(try failure(error, at: scanned.index, marbles, position))
+      case .failed: event = .error(try error(scanned.index))
       }
       events.append(Recorded(time: scanned.frame, value: event))
     }

@@ -113,25 +113,30 @@ struct MarbleCharacters {
 
   /// Appends `character`.
   mutating func append(_ character: Character) {
-    if let ascii = character.marbleASCII, ascii != 0x0D {
+    if let ascii = character.marbleSimpleASCII {
       append(ascii: ascii)
       return
     }
-    if characters.isEmpty { characters = codes.map { MarbleScanner.asciiCharacters[Int($0)] } }
+    keepCharacters()
     codes.append(character.marbleASCII ?? Self.other)
     characters.append(character)
   }
 
   /// Puts the character at `index` to `character`.
   mutating func replace(at index: Int, with character: Character) {
-    if let ascii = character.marbleASCII, ascii != 0x0D {
+    if let ascii = character.marbleSimpleASCII {
       codes[index] = ascii
       if !characters.isEmpty { characters[index] = character }
       return
     }
-    if characters.isEmpty { characters = codes.map { MarbleScanner.asciiCharacters[Int($0)] } }
+    keepCharacters()
     codes[index] = character.marbleASCII ?? Self.other
     characters[index] = character
+  }
+
+  /// Starts keeping the characters themselves, for a character that is not one ASCII byte.
+  private mutating func keepCharacters() {
+    if characters.isEmpty { characters = codes.map { MarbleScanner.asciiCharacters[Int($0)] } }
   }
 
   /// Inserts the one-byte ASCII character `ascii` at `index`.

@@ -66,31 +66,18 @@ public struct MarbleDiagram<Value, Failure: Error>: CustomStringConvertible {
   /// - Throws: ``MarbleSyntaxError`` if the diagram is not exact because it shows events after a
   ///   terminal event, or if the diagram was edited into bad marbles.
   public func parse() throws(MarbleSyntaxError) -> [Recorded<Event<Value, Failure>>] {
-    let text = MarbleCharacters(marbles)
-    var events: [Recorded<Event<Value, Failure>>] = []
-    let scan = try MarbleScanner.scan(
-      marbles, text: text, mode: .events(allowsSubscriptionPoint: true),
-      tick: MarbleTime.tickAttoseconds(tick), position: .start, checksKeys: true,
-      hasKey: { values[$0] != nil }
-    ) { scanned throws(MarbleSyntaxError) in
-      let event: Event<Value, Failure>
-      switch scanned.kind {
-      case .value: event = .next(values[text[scanned.index]]!)
-      case .completed: event = .completed
-      case .failed:
+    // The scanner checks that every value character is a key.
+    try Marble.events(
+      of: marbles, allowsSubscriptionPoint: true, tick: tick, position: .start, checksKeys: true,
+      hasKey: { values[$0] != nil }, value: { values[$0[$1]]! },
+      error: { index throws(MarbleSyntaxError) in
         guard let error else {
           throw MarbleSyntaxError(
             message: "'#' but the diagram has no error to stand for it", line: 1,
-            column: scanned.index + 1, sourceLine: marbles)
+            column: index + 1, sourceLine: marbles)
         }
-        event = .error(error)
-      }
-      events.append(Recorded(time: scanned.frame, value: event))
-    }
-    if let origin = scan.subscriptionFrame, origin != 0 {
-      for index in events.indices { events[index].time -= origin }
-    }
-    return events
+        return error
+      })
   }
 }
 

@@ -250,7 +250,7 @@ enum MarblePrinter {
     case character(Character)
 
     init(_ character: Character) {
-      if let ascii = character.marbleASCII, ascii != 0x0D {
+      if let ascii = character.marbleSimpleASCII {
         self = .ascii(ascii)
       } else {
         self = .character(character)
@@ -368,14 +368,10 @@ enum MarblePrinter {
       wait(Int128(time) - Int128(frame))
       let range = items.symbols(of: index)
       if range.count == 1 {
-        if symbols.digit(at: range.lowerBound) != nil {
-          let count = output.count
-          if count == 0 || output.isWhitespace(at: count - 1)
-            || (output.codes[count - 1] == UInt8(ascii: "-")
-              && (count == 1 || output.isWhitespace(at: count - 2)))
-          {
-            suspects.append(count)
-          }
+        if symbols.digit(at: range.lowerBound) != nil,
+          MarbleScanner.mayStartTimeProgression(output, at: output.count)
+        {
+          suspects.append(output.count)
         }
         output.append(symbols, from: range.lowerBound, to: range.upperBound)
         frame = time.clampedAdding(1)
@@ -401,13 +397,6 @@ enum MarblePrinter {
 private struct ASCIISet {
   private var low: UInt64 = 0
   private var high: UInt64 = 0
-
-  /// Adds `character` if it is one ASCII byte; whether it was new, or is not ASCII (so the caller
-  /// must look it up).
-  mutating func insert(_ character: Character) -> Bool {
-    guard let byte = character.marbleASCII else { return true }
-    return insert(byte: byte)
-  }
 
   /// Adds the ASCII byte `byte`; whether it was new.
   mutating func insert(byte: UInt8) -> Bool {

@@ -91,9 +91,6 @@ enum MarbleScanner {
         sourceLine: position.sourceLine ?? marbles)
     }
     func column(_ index: Int) -> Int { position.column + index }
-    func isWordStart(_ index: Int) -> Bool {
-      index == 0 || text.isWhitespace(at: index - 1)
-    }
     func advance(by ticks: Int) {
       let (sum, overflow) = frame.addingReportingOverflow(ticks)
       if overflow {
@@ -131,7 +128,8 @@ enum MarbleScanner {
       }
       switch code {
       case UInt8(ascii: "-"):
-        if isWordStart(index), index + 1 < count, (0x30...0x39).contains(codes[index + 1]),
+        if Self.isWordStart(text, index), index + 1 < count,
+          (0x30...0x39).contains(codes[index + 1]),
           timeProgression(text, at: index + 1) != .none
         {
           throw error(
@@ -229,7 +227,7 @@ enum MarbleScanner {
         placed()
 
       default:
-        if (0x30...0x39).contains(code), isWordStart(index) {
+        if (0x30...0x39).contains(code), Self.isWordStart(text, index) {
           switch timeProgression(text, at: index) {
           case .none:
             break
@@ -329,14 +327,18 @@ enum MarbleScanner {
     index == 0 || text.isWhitespace(at: index - 1)
   }
 
+  /// Whether a digit at `index` would be where a time progression can be read: at the start of a
+  /// word, or right after a `-` that starts a word (a negative one, which the parser rejects).
+  static func mayStartTimeProgression(_ text: MarbleCharacters, at index: Int) -> Bool {
+    isWordStart(text, index)
+      || (index > 0 && text.codes[index - 1] == UInt8(ascii: "-") && isWordStart(text, index - 1))
+  }
+
   /// Whether the parser would read the digit at `index` — at the start of a word, or right after a
   /// `-` that starts a word — as (part of) a time progression rather than as a value.
   static func readsAsTimeProgression(_ text: MarbleCharacters, at index: Int) -> Bool {
-    guard text.digit(at: index) != nil else { return false }
-    let startsWord =
-      isWordStart(text, index)
-      || (index > 0 && text.codes[index - 1] == UInt8(ascii: "-") && isWordStart(text, index - 1))
-    return startsWord && timeProgression(text, at: index) != .none
+    text.digit(at: index) != nil && mayStartTimeProgression(text, at: index)
+      && timeProgression(text, at: index) != .none
   }
 
   /// The characters from `index` up to the next whitespace.
@@ -451,6 +453,14 @@ extension Character {
     return utf8.first
   }
 
+  /// The byte of a character that is one ASCII byte other than CR, else `nil`: a character that
+  /// a line of bytes can hold as its byte (a CR followed by a line feed would join it into one
+  /// `Character`, `\r\n`).
+  var marbleSimpleASCII: UInt8? {
+    guard let ascii = marbleASCII, ascii != 0x0D else { return nil }
+    return ascii
+  }
+
   /// `isWhitespace`, answered from the byte for ASCII.
   ///
   /// NB: `isWhitespace` looks up Unicode properties; ASCII whitespace is tab, line feed, vertical
@@ -460,12 +470,4 @@ extension Character {
     return MarbleScanner.isWhitespaceByte(ascii)
   }
 
-  /// Whether this is one of the ASCII digits `0`–`9`.
-  var isMarbleDigit: Bool { marbleDigitValue != nil }
-
-  /// The value of an ASCII digit `0`–`9`, else `nil`.
-  var marbleDigitValue: Int? {
-    guard let ascii = marbleASCII, ascii >= 0x30, ascii <= 0x39 else { return nil }
-    return Int(ascii - 0x30)
-  }
 }

@@ -447,7 +447,7 @@ enum MarbleColumns {
         continue
       }
       let isWordStart = MarbleScanner.isWordStart(text, index)
-      if character.marbleDigitValue != nil, isWordStart,
+      if text.digit(at: index) != nil, isWordStart,
         case .timeProgression(let length, let attoseconds) = MarbleScanner.timeProgression(
           text, at: index)
       {

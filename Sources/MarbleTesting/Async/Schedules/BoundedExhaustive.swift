@@ -1,7 +1,8 @@
 /// Every schedule within a few departures from FIFO, level by level: the one-departure schedules
 /// (each choice point of the FIFO run, each other pick), then, for each of them, every second
 /// departure after its first, at the choice points of the run it made, and so on. The exploration
-/// runs the first two levels when they fit in its count; the shrinking searches up to three.
+/// runs the first two levels when they fit in its count; the shrinking, every level below the
+/// failing schedule's departures, within a budget of runs.
 @_spi(Exploration) public struct BoundedExhaustive: Sendable {
   /// The schedules one departure more than `departures`: every other pick at every choice point
   /// after their last one (anywhere, for none), from the choices of the run `departures` made.

@@ -77,10 +77,9 @@ extension ScheduleExplorer {
     if let found = search.failing { return found }
     // Every schedule with fewer departures passed: the token has as few as any.
     if search.passingBelow >= departures.count { return token }
+    /// The token of what a replay of `kept` chose, if it fails.
     func failing(_ kept: [ScheduleToken.Departure]) async -> ScheduleToken? {
-      var candidate = token
-      candidate.departures = kept
-      let schedule = ScheduleRun(ReplayStrategy(candidate))
+      let schedule = ScheduleRun(BoundedExhaustive.strategy(kept))
       return await run(schedule) ? nil : schedule.token
     }
     // Subsets of one, two, then three departures, while there are few enough to try them all
@@ -96,12 +95,11 @@ extension ScheduleExplorer {
     while changed, !current.departures.isEmpty {
       changed = false
       for index in current.departures.indices.reversed() {
-        var candidate = current
-        candidate.departures.remove(at: index)
-        let schedule = ScheduleRun(ReplayStrategy(candidate))
-        if await !run(schedule) {
+        var kept = current.departures
+        kept.remove(at: index)
+        if let found = await failing(kept) {
           // What this run actually chose, which a replay of it reproduces.
-          current = schedule.token
+          current = found
           changed = true
           break
         }
