@@ -97,6 +97,41 @@ static inline int marbles_job_is_task(MarblesJobRef _Nonnull job) {
   return bytes[4 * sizeof(void *)] == 0;
 }
 
+/// A task's status flags (the runtime's `ActiveTaskStatus` flags word): running on a thread
+/// (0x800), enqueued on an executor (0x1000), complete (0x2000), suspended on a dependency
+/// (0x4000). It follows the task's resume context and the private storage's exclusivity words:
+/// offset 96 on 64-bit platforms.
+static inline uint32_t marbles_task_status(MarblesJobRef _Nonnull task) {
+#if __SIZEOF_POINTER__ == 8
+  return __atomic_load_n((const uint32_t *)((const unsigned char *)task + 96), __ATOMIC_ACQUIRE);
+#else
+  (void)task;
+  return 0;
+#endif
+}
+
+/// What a suspended task waits for, from its innermost status record (a dependency record, which
+/// the runtime pushes as the task suspends): 1 another task (`*object` is that task), 2 a
+/// continuation, 3 its task group, 4 an executor it is enqueued on; 0 when the record is not a
+/// dependency. Read only while the task is suspended (its records do not change then).
+static inline int marbles_task_dependency(MarblesJobRef _Nonnull task, const void *_Nullable *_Nonnull object) {
+#if __SIZEOF_POINTER__ == 8
+  *object = 0;
+  if ((marbles_task_status(task) & 0x4000) == 0) return 0;
+  const unsigned char *record =
+      __atomic_load_n((const unsigned char *const *)((const unsigned char *)task + 104), __ATOMIC_ACQUIRE);
+  if (!record) return 0;
+  unsigned kind = *(const unsigned *)(record + 32);
+  if (kind < 1 || kind > 4) return 0;
+  *object = *(const void *const *)(record + 16);
+  return (int)kind;
+#else
+  (void)task;
+  *object = 0;
+  return 0;
+#endif
+}
+
 /// Whether this is the process's main thread.
 #if defined(__APPLE__)
 #include <pthread.h>

@@ -71,6 +71,8 @@ struct marbles_virtual_clock {
   uint64_t thawed;
   /// The elapsed virtual time at the last such start.
   int64_t thawed_at;
+  /// How many opening jobs have ended (see marbles_clock_end_opening).
+  uint64_t openings;
   marbles_virtual_clock *next_free;
 };
 
@@ -260,7 +262,24 @@ marbles_clock_scope marbles_clock_enter(
   scope.generation = generation;
   scope.kind = scope.clock ? kind : MARBLES_SCOPE_NONE;
   scope.task = task;
+  scope.openings = clock ? __atomic_load_n(&clock->openings, __ATOMIC_ACQUIRE) : 0;
   return previous;
+}
+
+void marbles_clock_end_opening(marbles_virtual_clock *clock, uint64_t generation) {
+  if (__atomic_load_n(&clock->generation, __ATOMIC_ACQUIRE) != generation) return;
+  __atomic_fetch_add(&clock->openings, 1, __ATOMIC_ACQ_REL);
+}
+
+/// Whether `task` runs its job now (the runtime's status flags: IsRunning).
+static bool task_is_running(const void *task) {
+#if __SIZEOF_POINTER__ == 8
+  return (__atomic_load_n((const uint32_t *)((const unsigned char *)task + 96), __ATOMIC_ACQUIRE) &
+          0x800) != 0;
+#else
+  (void)task;
+  return false;
+#endif
 }
 
 void marbles_clock_restore(marbles_clock_scope previous) {
@@ -299,6 +318,12 @@ static marbles_virtual_clock *live_clock(uint64_t *generation) {
   if (scope.kind == MARBLES_SCOPE_TASK && swift_task_getCurrent() != scope.task) {
     marbles_executor_ref executor = swift_task_getCurrentExecutor();
     bool isSynchronousStart = executor.identity == 0 && executor.implementation == 2;
+    // A task started inside the scope's job runs its first steps here while that job's task is
+    // still running (Task.immediate from an actor or the main actor), unless that job ended.
+    if (!isSynchronousStart && scope.task != 0 && task_is_running(scope.task) &&
+        scope.openings == __atomic_load_n(&clock->openings, __ATOMIC_ACQUIRE)) {
+      isSynchronousStart = true;
+    }
     // A test with no task (a synchronous XCTest method) runs until it returns; another task's job
     // here runs inside it (a run loop it spins): that reading is real, the scope stays. A test's
     // task that is no longer current has left the thread: its job ended.

@@ -19,8 +19,8 @@ import Testing
     return (Int(match.1)!, Int(match.2)!)
   }
 
-  @Test func runsEveryShippedFixtureAndExits0() throws {
-    let output = try MarblesExecutable.run(["Fixtures"])
+  @Test func runsEveryShippedFixtureAndExits0() async throws {
+    let output = try await MarblesExecutable.run(["Fixtures"])
     #expect(output.status == 0, "\(output)")
     #expect(output.stderr == "")
     let counts = try #require(summary(output), "\(output)")
@@ -31,16 +31,16 @@ import Testing
     #expect(verdicts.allSatisfy { $0.hasPrefix("PASS  Fixtures/") && $0.contains(".marbles: ") })
   }
 
-  @Test func theRunCommandWordIsOptional() throws {
-    let implicit = try MarblesExecutable.run([Self.shipped])
-    let explicit = try MarblesExecutable.run(["run", Self.shipped])
+  @Test func theRunCommandWordIsOptional() async throws {
+    let implicit = try await MarblesExecutable.run([Self.shipped])
+    let explicit = try await MarblesExecutable.run(["run", Self.shipped])
     #expect(implicit.status == 0)
     #expect(explicit.stdout == implicit.stdout)
     #expect(explicit.status == implicit.status)
   }
 
-  @Test func aSyntaxErrorNamesFileLineAndColumnWithACaretAndExits2() throws {
-    let output = try MarblesExecutable.run([Self.brokenSyntax])
+  @Test func aSyntaxErrorNamesFileLineAndColumnWithACaretAndExits2() async throws {
+    let output = try await MarblesExecutable.run([Self.brokenSyntax])
     #expect(output.status == 2, "\(output)")
     #expect(
       output.stderr == """
@@ -53,8 +53,8 @@ import Testing
     #expect(output.stdout == "0 passed, 0 failed\n")
   }
 
-  @Test func everyMistakeInAFileIsReportedAndTheGoodScenariosStillRun() throws {
-    let output = try MarblesExecutable.run([Self.severalMistakes])
+  @Test func everyMistakeInAFileIsReportedAndTheGoodScenariosStillRun() async throws {
+    let output = try await MarblesExecutable.run([Self.severalMistakes])
     #expect(output.status == 2, "\(output)")
     #expect(
       output.stderr == """
@@ -86,8 +86,8 @@ import Testing
     #expect(counts.passed == 1 && counts.failed == 0)
   }
 
-  @Test func eachTableIsHeadedByItsPipeline() throws {
-    let output = try MarblesExecutable.run([Self.failingExpectation])
+  @Test func eachTableIsHeadedByItsPipeline() async throws {
+    let output = try await MarblesExecutable.run([Self.failingExpectation])
     #expect(
       output.stdout.hasPrefix(
         """
@@ -99,8 +99,8 @@ import Testing
   }
 
   @Test(arguments: ["--quiet", "-q"])
-  func quietPrintsOnlyFailuresErrorsAndTheSummary(option: String) throws {
-    let output = try MarblesExecutable.run([
+  func quietPrintsOnlyFailuresErrorsAndTheSummary(option: String) async throws {
+    let output = try await MarblesExecutable.run([
       option, Self.shipped, Self.failingExpectation, Self.severalMistakes,
     ])
     #expect(output.status == 2, "\(output)")
@@ -110,13 +110,13 @@ import Testing
     #expect(output.stderr.contains("marbles: 4 errors, reported above"))
     let counts = try #require(summary(output))
     #expect(counts.failed == 1 && counts.passed == 3)
-    let quietPassing = try MarblesExecutable.run([option, Self.shipped])
+    let quietPassing = try await MarblesExecutable.run([option, Self.shipped])
     #expect(quietPassing.status == 0)
     #expect(quietPassing.stdout.split(separator: "\n").count == 1, "\(quietPassing)")
   }
 
-  @Test func aFailedExpectationPrintsTheWasRowAndAFailLineAndExits1() throws {
-    let output = try MarblesExecutable.run([Self.failingExpectation])
+  @Test func aFailedExpectationPrintsTheWasRowAndAFailLineAndExits1() async throws {
+    let output = try await MarblesExecutable.run([Self.failingExpectation])
     #expect(output.status == 1, "\(output)")
     #expect(output.stderr == "")
     #expect(
@@ -133,8 +133,8 @@ import Testing
     #expect(counts.passed == 0 && counts.failed == 1)
   }
 
-  @Test func anErrorOutranksAFailureAndTheOtherFilesStillRun() throws {
-    let output = try MarblesExecutable.run(["Tests/MarblesCLITests/Fixtures", Self.shipped])
+  @Test func anErrorOutranksAFailureAndTheOtherFilesStillRun() async throws {
+    let output = try await MarblesExecutable.run(["Tests/MarblesCLITests/Fixtures", Self.shipped])
     #expect(output.status == 2, "\(output)")
     #expect(output.stderr.hasPrefix("\(Self.brokenSyntax):7:16: "))
     #expect(output.stdout.contains("FAIL  \(Self.failingExpectation): "))
@@ -148,8 +148,8 @@ import Testing
     #expect(counts.passed > 0)
   }
 
-  @Test(arguments: ["--help", "-h"]) func helpPrintsTheUsageAndExits0(option: String) throws {
-    let output = try MarblesExecutable.run([option])
+  @Test(arguments: ["--help", "-h"]) func helpPrintsTheUsageAndExits0(option: String) async throws {
+    let output = try await MarblesExecutable.run([option])
     #expect(output.status == 0)
     #expect(output.stderr == "")
     #expect(output.stdout.hasPrefix("OVERVIEW: "))
@@ -160,21 +160,21 @@ import Testing
     }
   }
 
-  @Test func helpWinsOverAMistakeOnTheSameLine() throws {
-    let output = try MarblesExecutable.run(["--bogus", "--help"])
+  @Test func helpWinsOverAMistakeOnTheSameLine() async throws {
+    let output = try await MarblesExecutable.run(["--bogus", "--help"])
     #expect(output.status == 0)
     #expect(output.stdout.hasPrefix("OVERVIEW: "))
   }
 
-  @Test func versionPrintsTheNameAndVersion() throws {
-    let output = try MarblesExecutable.run(["--version"])
+  @Test func versionPrintsTheNameAndVersion() async throws {
+    let output = try await MarblesExecutable.run(["--version"])
     #expect(output.status == 0)
     #expect(output.stderr == "")
     #expect(output.stdout.wholeMatch(of: /marbles \d+\.\d+\.\d+\S*\n/) != nil, "\(output)")
   }
 
-  @Test func anUnknownOptionIsAUsageErrorWithAHint() throws {
-    let output = try MarblesExecutable.run(["--filtr", "replay", "Fixtures"])
+  @Test func anUnknownOptionIsAUsageErrorWithAHint() async throws {
+    let output = try await MarblesExecutable.run(["--filtr", "replay", "Fixtures"])
     #expect(output.status == 2)
     #expect(output.stdout == "")
     #expect(
@@ -185,22 +185,22 @@ import Testing
         """)
   }
 
-  @Test func noPathsIsAUsageError() throws {
-    let output = try MarblesExecutable.run([])
+  @Test func noPathsIsAUsageError() async throws {
+    let output = try await MarblesExecutable.run([])
     #expect(output.status == 2)
     #expect(output.stderr.hasPrefix("marbles: no fixture files or folders given\n"))
   }
 
-  @Test func aMissingPathExits2AndNamesIt() throws {
-    let output = try MarblesExecutable.run(["Fixtures/no-such.marbles"])
+  @Test func aMissingPathExits2AndNamesIt() async throws {
+    let output = try await MarblesExecutable.run(["Fixtures/no-such.marbles"])
     #expect(output.status == 2)
     #expect(output.stderr.hasPrefix("marbles: Fixtures/no-such.marbles: no such file or folder\n"))
     #expect(output.stdout == "0 passed, 0 failed\n")
   }
 
-  @Test func filterKeepsScenariosWhosePathContainsTheText() throws {
-    let all = try #require(summary(try MarblesExecutable.run(["Fixtures"])))
-    let output = try MarblesExecutable.run(["--filter", "six-requests", "Fixtures"])
+  @Test func filterKeepsScenariosWhosePathContainsTheText() async throws {
+    let all = try #require(summary(try await MarblesExecutable.run(["Fixtures"])))
+    let output = try await MarblesExecutable.run(["--filter", "six-requests", "Fixtures"])
     #expect(output.status == 0, "\(output)")
     let counts = try #require(summary(output))
     #expect(counts.passed > 0)
@@ -210,8 +210,8 @@ import Testing
     #expect(verdicts.allSatisfy { $0.hasPrefix("PASS  \(Self.shipped): ") })
   }
 
-  @Test func filterMatchesTitlesIgnoringCase() throws {
-    let output = try MarblesExecutable.run([
+  @Test func filterMatchesTitlesIgnoringCase() async throws {
+    let output = try await MarblesExecutable.run([
       "--filter=DELIBERATELY WRONG", Self.failingExpectation, Self.shipped,
     ])
     #expect(output.status == 1, "\(output)")
@@ -219,8 +219,8 @@ import Testing
     #expect(counts.passed == 0 && counts.failed == 1)
   }
 
-  @Test func filterMatchingNothingSaysSoAndExits0() throws {
-    let output = try MarblesExecutable.run(["Fixtures", "--filter", "no scenario is called this"])
+  @Test func filterMatchingNothingSaysSoAndExits0() async throws {
+    let output = try await MarblesExecutable.run(["Fixtures", "--filter", "no scenario is called this"])
     #expect(output.status == 0)
     #expect(output.stdout == "0 passed, 0 failed\n")
     #expect(
@@ -228,8 +228,8 @@ import Testing
         == "marbles: no scenario's title or file path contains 'no scenario is called this'\n")
   }
 
-  @Test func showPrintsTimelinesWithoutVerdicts() throws {
-    let output = try MarblesExecutable.run(["show", Self.failingExpectation])
+  @Test func showPrintsTimelinesWithoutVerdicts() async throws {
+    let output = try await MarblesExecutable.run(["show", Self.failingExpectation])
     #expect(output.status == 0, "\(output)")
     #expect(output.stderr == "")
     #expect(
@@ -243,14 +243,14 @@ import Testing
         """)
   }
 
-  @Test func showReportsASyntaxErrorAndExits2() throws {
-    let output = try MarblesExecutable.run(["show", Self.brokenSyntax])
+  @Test func showReportsASyntaxErrorAndExits2() async throws {
+    let output = try await MarblesExecutable.run(["show", Self.brokenSyntax])
     #expect(output.status == 2)
     #expect(output.stderr.hasPrefix("\(Self.brokenSyntax):7:16: '(' is never closed\n"))
   }
 
-  @Test func showWithoutAFileIsAUsageError() throws {
-    let output = try MarblesExecutable.run(["show"])
+  @Test func showWithoutAFileIsAUsageError() async throws {
+    let output = try await MarblesExecutable.run(["show"])
     #expect(output.status == 2)
     #expect(output.stderr.hasPrefix("marbles: 'show' needs a fixture file\n"))
   }
@@ -259,25 +259,25 @@ import Testing
 
   static let escape = "\u{1B}["
 
-  @Test func pipedOutputHasNoColour() throws {
+  @Test func pipedOutputHasNoColour() async throws {
     for path in [Self.shipped, Self.failingExpectation, Self.brokenSyntax] {
-      let output = try MarblesExecutable.run([path])
+      let output = try await MarblesExecutable.run([path])
       #expect(!output.stdout.contains(Self.escape), "\(path)")
       #expect(!output.stderr.contains(Self.escape), "\(path)")
     }
   }
 
-  @Test func aTerminalGetsColour() throws {
-    let output = try MarblesExecutable.run([Self.shipped], terminal: true)
+  @Test func aTerminalGetsColour() async throws {
+    let output = try await MarblesExecutable.run([Self.shipped], terminal: true)
     #expect(output.status == 0, "\(output)")
     #expect(output.stdout.contains("\u{1B}[32mPASS\u{1B}[0m  \(Self.shipped): "), "\(output)")
     #expect(output.stdout.contains("\u{1B}[2m\(Self.shipped):"))
-    let failing = try MarblesExecutable.run([Self.failingExpectation], terminal: true)
+    let failing = try await MarblesExecutable.run([Self.failingExpectation], terminal: true)
     #expect(failing.stdout.contains("\u{1B}[31mFAIL\u{1B}[0m  \(Self.failingExpectation): "))
   }
 
-  @Test func anEmptyNoColorVariableStillAllowsColour() throws {
-    let output = try MarblesExecutable.run(
+  @Test func anEmptyNoColorVariableStillAllowsColour() async throws {
+    let output = try await MarblesExecutable.run(
       [Self.shipped], environment: ["NO_COLOR": ""], terminal: true)
     #expect(output.stdout.contains(Self.escape))
   }
@@ -286,8 +286,10 @@ import Testing
     (["--no-color"], [String: String?]()),
     ([], ["NO_COLOR": "1"]),
   ])
-  func noColourOnATerminalWhenAskedNotTo(options: [String], environment: [String: String?]) throws {
-    let output = try MarblesExecutable.run(
+  func noColourOnATerminalWhenAskedNotTo(options: [String], environment: [String: String?])
+    async throws
+  {
+    let output = try await MarblesExecutable.run(
       options + [Self.shipped, Self.failingExpectation], environment: environment, terminal: true)
     #expect(output.status == 1, "\(output)")
     #expect(output.stdout.contains("PASS  "))
@@ -297,13 +299,13 @@ import Testing
 
   // MARK: Pictures
 
-  @Test func htmlWritesOneSelfContainedPageForTheRun() throws {
+  @Test func htmlWritesOneSelfContainedPageForTheRun() async throws {
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("marbles-html-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let report = folder.appendingPathComponent("report.html").path
-    let output = try MarblesExecutable.run([
+    let output = try await MarblesExecutable.run([
       "--html", report, Self.shipped, Self.failingExpectation,
     ])
     #expect(output.status == 1, "\(output)")
@@ -317,13 +319,13 @@ import Testing
     #expect(!html.contains("<script") && !html.contains("href="))
   }
 
-  @Test func showWritesOneScenariosPictureWithSvg() throws {
+  @Test func showWritesOneScenariosPictureWithSvg() async throws {
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("marbles-svg-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let picture = folder.appendingPathComponent("six.svg").path
-    let output = try MarblesExecutable.run([
+    let output = try await MarblesExecutable.run([
       "show", Self.shipped, "--filter", "replayLazily", "--svg", picture,
     ])
     #expect(output.status == 0, "\(output)")
@@ -332,12 +334,12 @@ import Testing
     #expect(svg.contains(">with replayLazily — one subscription, one request, shared by all six<"))
   }
 
-  @Test func svgGoesWithShowAndHtmlWithRun() throws {
-    let svgWithRun = try MarblesExecutable.run(["--svg", "x.svg", Self.shipped])
+  @Test func svgGoesWithShowAndHtmlWithRun() async throws {
+    let svgWithRun = try await MarblesExecutable.run(["--svg", "x.svg", Self.shipped])
     #expect(svgWithRun.status == 2)
     #expect(
       svgWithRun.stderr.hasPrefix("marbles: '--svg' draws one scenario, so it goes with 'show'"))
-    let htmlWithShow = try MarblesExecutable.run(["show", "--html", "x.html", Self.shipped])
+    let htmlWithShow = try await MarblesExecutable.run(["show", "--html", "x.html", Self.shipped])
     #expect(htmlWithShow.status == 2)
     #expect(htmlWithShow.stderr.hasPrefix("marbles: '--html' reports a run, so it goes with 'run'"))
   }

@@ -90,6 +90,23 @@ enum MarblesExecutable {
   static func run(
     _ arguments: [String], environment: [String: String?] = [:], terminal: Bool = false,
     program: URL? = nil, directory: URL? = nil, timeLimit: DispatchTimeInterval? = nil
+  ) async throws -> CommandOutput {
+    // NB: on a thread of its own: waiting for the child must not hold a cooperative thread.
+    try await withCheckedThrowingContinuation { continuation in
+      Thread {
+        continuation.resume(
+          with: Result {
+            try runBlocking(
+              arguments, environment: environment, terminal: terminal, program: program,
+              directory: directory, timeLimit: timeLimit)
+          })
+      }.start()
+    }
+  }
+
+  private static func runBlocking(
+    _ arguments: [String], environment: [String: String?], terminal: Bool,
+    program: URL?, directory: URL?, timeLimit: DispatchTimeInterval?
   ) throws -> CommandOutput {
     let process = Process()
     process.executableURL = try program ?? location()

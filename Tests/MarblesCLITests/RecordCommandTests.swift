@@ -59,7 +59,7 @@ import Testing
 
     """
 
-  @Test func recordRewritesTheWrongRowsAndExits1ThenTheFilePasses() throws {
+  @Test func recordRewritesTheWrongRowsAndExits1ThenTheFilePasses() async throws {
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("marbles-record-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -67,7 +67,7 @@ import Testing
     let file = folder.appendingPathComponent("scenarios.marbles")
     try Self.wrong.write(to: file, atomically: true, encoding: .utf8)
 
-    let recording = try MarblesExecutable.run(["--record", file.path])
+    let recording = try await MarblesExecutable.run(["--record", file.path])
     #expect(recording.status == 1, "\(recording)")
     #expect(
       recording.stdout.contains(
@@ -75,25 +75,25 @@ import Testing
           + "\(file.path); run again without --record"), "\(recording)")
     #expect(try String(contentsOf: file, encoding: .utf8) == Self.recorded)
 
-    let again = try MarblesExecutable.run([file.path])
+    let again = try await MarblesExecutable.run([file.path])
     #expect(again.status == 0, "\(again)")
     #expect(again.stdout.hasSuffix("3 passed, 0 failed\n"), "\(again)")
   }
 
-  @Test func withoutRecordNothingIsWritten() throws {
+  @Test func withoutRecordNothingIsWritten() async throws {
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("marbles-record-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let file = folder.appendingPathComponent("scenarios.marbles")
     try Self.wrong.write(to: file, atomically: true, encoding: .utf8)
-    let output = try MarblesExecutable.run([file.path])
+    let output = try await MarblesExecutable.run([file.path])
     #expect(output.status == 1)
     #expect(try String(contentsOf: file, encoding: .utf8) == Self.wrong)
   }
 
-  @Test func recordGoesWithRunNotShow() throws {
-    let output = try MarblesExecutable.run(["show", "--record", "Fixtures"])
+  @Test func recordGoesWithRunNotShow() async throws {
+    let output = try await MarblesExecutable.run(["show", "--record", "Fixtures"])
     #expect(output.status == 2)
     #expect(output.stderr.contains("'--record' writes what a run found, so it goes with 'run'"))
   }

@@ -13,7 +13,7 @@ import Testing
     import Marbles
     import Testing
 
-    @Test func expectations() throws {
+    @Test func expectations() async throws {
       let scheduler = TestScheduler()
       let input = try scheduler.hot("-a-b-|")
       scheduler.expect(input.map { $0.uppercased() })
@@ -25,7 +25,7 @@ import Testing
       assertSubscriptions(input, "^")
     }
 
-    @Test func aTable() {
+    @Test func aTable() async {
       assertTable(
         """
         src  hot   -a-b|
@@ -35,7 +35,7 @@ import Testing
       ) { $0["src"].map { $0.uppercased() } }
     }
 
-    @Test func notALiteral() throws {
+    @Test func notALiteral() async throws {
       let scheduler = TestScheduler()
       let recorder = scheduler.record(try scheduler.cold("-a|"))
       scheduler.run()
@@ -50,7 +50,7 @@ import Testing
     import Marbles
     import Testing
 
-    @Test func expectations() throws {
+    @Test func expectations() async throws {
       let scheduler = TestScheduler()
       let input = try scheduler.hot("-a-b-|")
       scheduler.expect(input.map { $0.uppercased() })
@@ -62,7 +62,7 @@ import Testing
       assertSubscriptions(input, "^----!", "^--!", "^----!")
     }
 
-    @Test func aTable() {
+    @Test func aTable() async {
       assertTable(
         """
         src  hot   -a-b|
@@ -72,7 +72,7 @@ import Testing
       ) { $0["src"].map { $0.uppercased() } }
     }
 
-    @Test func notALiteral() throws {
+    @Test func notALiteral() async throws {
       let scheduler = TestScheduler()
       let recorder = scheduler.record(try scheduler.cold("-a|"))
       scheduler.run()
@@ -82,7 +82,7 @@ import Testing
 
     """#
 
-  @Test func missingThenFailedThenAPlainRunThatPasses() throws {
+  @Test func missingThenFailedThenAPlainRunThatPasses() async throws {
     let root = MarblesExecutable.packageRoot
     let package = FileManager.default.temporaryDirectory
       .appendingPathComponent("marbles-record-e2e-\(UUID().uuidString)")
@@ -116,7 +116,7 @@ import Testing
     func text() throws -> String { try String(contentsOf: file, encoding: .utf8) }
 
     // `env swift test …`: the toolchain's `swift`, found on the PATH as a user's would be.
-    let missing = try MarblesExecutable.run(
+    let missing = try await MarblesExecutable.run(
       ["swift", "test", "--package-path", package.path, "--scratch-path", scratch],
       environment: ["MARBLES_RECORD": "missing"], program: URL(fileURLWithPath: "/usr/bin/env"),
       directory: package, timeLimit: .seconds(1_200))
@@ -127,7 +127,7 @@ import Testing
     #expect(afterMissing.contains("assertMarbles(recorder, #\"-a-b-|\"#)"))
     #expect(afterMissing.contains(".toBe(\"-a-b|\")"), "missing leaves a wrong literal")
 
-    let failed = try MarblesExecutable.run(
+    let failed = try await MarblesExecutable.run(
       ["swift", "test", "--package-path", package.path, "--scratch-path", scratch],
       environment: ["MARBLES_RECORD": "failed"], program: URL(fileURLWithPath: "/usr/bin/env"),
       directory: package, timeLimit: .seconds(1_200))
@@ -141,7 +141,7 @@ import Testing
     // The variable is the test's to fix by hand; then a plain run passes and writes nothing.
     try text().replacingOccurrences(of: "let expected = \"-b|\"", with: "let expected = \"-a|\"")
       .write(to: file, atomically: true, encoding: .utf8)
-    let plain = try MarblesExecutable.run(
+    let plain = try await MarblesExecutable.run(
       ["swift", "test", "--package-path", package.path, "--scratch-path", scratch],
       environment: ["MARBLES_RECORD": nil], program: URL(fileURLWithPath: "/usr/bin/env"),
       directory: package, timeLimit: .seconds(1_200))

@@ -1,11 +1,16 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Failing assertions attach a picture of expected against actual, which Swift Testing saves with
 /// `--attachments-path`. Checked by running this test binary on tests that fail on purpose (inside
 /// `withKnownIssue`) and reading what it saved.
 @Suite struct AttachmentsTests {
-  func attachments(ofTestsMatching filter: String) throws -> [String: String] {
+  func attachments(ofTestsMatching filter: String) async throws -> [String: String] {
+    try await offThePool { try Self.attachmentsBlocking(ofTestsMatching: filter) }
+  }
+
+  static func attachmentsBlocking(ofTestsMatching filter: String) throws -> [String: String] {
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("marbles-attachments-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -27,8 +32,8 @@ import Testing
     return files
   }
 
-  @Test func aFailingAssertMarblesAttachesItsPictureNamedAfterTheTest() throws {
-    let files = try attachments(
+  @Test func aFailingAssertMarblesAttachesItsPictureNamedAfterTheTest() async throws {
+    let files = try await attachments(
       ofTestsMatching: "aFailingAssertionOnANeverFailingRecorderShowsTheMarbles")
     let svg = try #require(
       files["aFailingAssertionOnANeverFailingRecorderShowsTheMarbles-expected-vs-actual.svg"],
@@ -37,8 +42,8 @@ import Testing
     #expect(svg.contains(">first difference: frame 3<"))
   }
 
-  @Test func failingExpectationsAndTablesAttachTheirPictures() throws {
-    let files = try attachments(
+  @Test func failingExpectationsAndTablesAttachTheirPictures() async throws {
+    let files = try await attachments(
       ofTestsMatching:
         "everyFailingExpectationIsReportedAtItsOwnLine|aWrongRowIsReprintedWithWhatHappenedACaretAndASentence"
     )

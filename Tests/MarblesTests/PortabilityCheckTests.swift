@@ -8,7 +8,7 @@ import Testing
   static let packageRoot = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
-  @Test func everyKindOfOffenderIsNamedAndNothingElse() throws {
+  @Test func everyKindOfOffenderIsNamedAndNothingElse() async throws {
     let root = makeScratchFolder("portability")
     defer { removeScratchFolder(root) }
     makeFolders(root + "/Sources/Module")
@@ -61,9 +61,9 @@ import Testing
     writeFile(
       "#if defined(__linux__)\n#include <dlfcn.h>\n#endif\n", to: root + "/Sources/CShim/shim.c")
     writeFile(
-      "@Test func observe() { _ = Observations { 1 } }\n",
+      "@Test func observe() async { _ = Observations { 1 } }\n",
       to: root + "/Tests/ModuleTests/ObservingTests.swift")
-    let (status, output) = try runTool([
+    let (status, output) = try await runTool([
       "swift", Self.packageRoot + "/scripts/check-portability.swift", root,
     ])
     #expect(status == 1)

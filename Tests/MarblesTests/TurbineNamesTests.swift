@@ -7,7 +7,7 @@ import Testing
 /// the modules this test binary was built with (found from friction: "value of type
 /// 'TestSubscriber<…>' has no member 'awaitItem'").
 @Suite struct TurbineNamesTests {
-  @Test func eachTurbineNameIsRenamedToOurs() throws {
+  @Test func eachTurbineNameIsRenamedToOurs() async throws {
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("marbles-turbine-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -32,7 +32,7 @@ import Testing
     let runtimeMap = build.appendingPathComponent("CMarbleRuntime.build/module.modulemap")
     let drivingMap = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .appendingPathComponent("../../Sources/CMarbleDriving/module.modulemap").standardized
-    let (status, text) = try runTool([
+    let (status, text) = try await runTool([
       "swiftc", "-typecheck", "-swift-version", "6", "-I", modules.path,
       "-Xcc", "-fmodule-map-file=\(runtimeMap.path)", "-Xcc",
       "-fmodule-map-file=\(drivingMap.path)",

@@ -55,7 +55,9 @@ final class DrivenWorldXCTests: XCTestCase {
 }
 
 /// Schedulers kept in a test case's properties are made when XCTest builds its suites, before any
-/// test runs: the tasks a test starts are driven by the scheduler that test drives.
+/// test runs: outside any test, they drive only their own work, and leave every test's time and
+/// tasks as they are. A scheduler `setUp` makes opens the test's world: the tasks the test starts
+/// are driven by it, until the test ends.
 final class SchedulerInAPropertyXCTests: XCTestCase {
   let scheduler = TestScheduler()
   var madeInSetUp: TestScheduler!
@@ -64,13 +66,10 @@ final class SchedulerInAPropertyXCTests: XCTestCase {
     madeInSetUp = TestScheduler()
   }
 
-  func testATaskIsDrivenByThePropertysScheduler() {
+  func testThePropertysSchedulerDrivesItsOwnWorkOnly() {
     let woke = DrivenWorldXCTests.Woke()
     let scheduler = scheduler
-    Task {
-      try await scheduler.clock.sleep(for: .milliseconds(3))
-      woke.tick.withLock { $0 = scheduler.now }
-    }
+    scheduler.schedule(after: .milliseconds(3)) { woke.tick.withLock { $0 = scheduler.now } }
     scheduler.advance(by: 2)
     XCTAssertNil(woke.tick.withLock { $0 })
     scheduler.advance(by: 1)

@@ -51,7 +51,7 @@ extension XCTestPathTests {
       return
     }
     XCTAssertEqual(exploration.schedulesRun, 3)
-    let (status, output) = try runTool(
+    let (status, output) = try runToolBlocking(
       Self.command(
         running: "MarblesXCTests.XCTestPathTests/testTheEnvironmentRaisesTheCountAndGivesTheSeed"),
       environment: [

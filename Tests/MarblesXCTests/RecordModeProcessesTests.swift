@@ -111,7 +111,7 @@ extension XCTestPathTests {
       }
       XCTAssertEqual(readFile(folder + "/Shared.swift"), Self.recordedFile(file), "run \(run)")
       XCTAssertEqual(filesIn(folder), ["Shared.swift"], "run \(run): a temporary file is left")
-      let (status, output) = try runTool(["swiftc", "-typecheck", folder + "/Shared.swift"])
+      let (status, output) = try runToolBlocking(["swiftc", "-typecheck", folder + "/Shared.swift"])
       XCTAssertEqual(status, 0, "run \(run): the recorded file does not compile:\n\(output)")
     }
   }

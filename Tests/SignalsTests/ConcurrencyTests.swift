@@ -62,7 +62,7 @@ struct ConcurrencyTests {
   @Test(
     "8 threads × 100,000 sends into one Subject while others subscribe and dispose: all delivered, serialized"
   )
-  func manySendersWithJoiners() {
+  func manySendersWithJoiners() async {
     let senders = 8
     let perSender = 100_000
     let subject = Subject<Stamp, Never>()
@@ -71,7 +71,7 @@ struct ConcurrencyTests {
     let sendersDone = Atomic(0)
     let joiners = TestLock<[StampChecker]>([])
 
-    let finished = runOnThreads(senders + 2) { thread in
+    let finished = await runOnThreads(senders + 2) { thread in
       if thread < senders {
         for index in 0..<perSender { subject.sendNext(Stamp(sender: thread, index: index)) }
         sendersDone.add(1, ordering: .sequentiallyConsistent)
@@ -104,7 +104,7 @@ struct ConcurrencyTests {
   }
 
   @Test("Concurrent sends to a cold signal's subscriber reach it one at a time, all of them")
-  func coldSubscriberIsSerialized() {
+  func coldSubscriberIsSerialized() async {
     let captured = TestLock<(any SubscriberProtocol<Stamp, Never>)?>(nil)
     let signal = Signal<Stamp, Never> { subscriber in
       captured.withLock { $0 = subscriber }
@@ -113,7 +113,7 @@ struct ConcurrencyTests {
     let checker = StampChecker(mustStartAtZero: true)
     signal.subscribe(checker)
     let subscriber = captured.withLock { $0 }!
-    let finished = runOnThreads(4) { thread in
+    let finished = await runOnThreads(4) { thread in
       for index in 0..<20_000 { subscriber.sendNext(Stamp(sender: thread, index: index)) }
     }
     #expect(finished)
@@ -127,7 +127,7 @@ struct ConcurrencyTests {
 
   @Test(
     "20 threads calling connect() at once: one upstream subscription, one disposable, no deadlock")
-  func concurrentConnect() {
+  func concurrentConnect() async {
     for _ in 0..<50 {
       let runs = Counter()
       let source = Signal<Int, Never> { subscriber in
@@ -137,7 +137,7 @@ struct ConcurrencyTests {
       }
       let connection = source.publish()
       let disposables = TestLock<[ObjectIdentifier]>([])
-      let finished = runOnThreads(20) { _ in
+      let finished = await runOnThreads(20) { _ in
         let disposable = connection.connect()
         disposables.withLock { $0.append(ObjectIdentifier(disposable as AnyObject)) }
       }
@@ -148,7 +148,7 @@ struct ConcurrencyTests {
   }
 
   @Test("20 threads subscribing to autoconnect at once: one upstream subscription")
-  func concurrentAutoconnect() {
+  func concurrentAutoconnect() async {
     for _ in 0..<20 {
       let runs = Counter()
       let source = Signal<Int, Never> { _ in
@@ -157,7 +157,7 @@ struct ConcurrencyTests {
       }
       let shared = source.publish().autoconnect()
       let subscriptions = TestLock<[any Disposable]>([])
-      let finished = runOnThreads(20) { _ in
+      let finished = await runOnThreads(20) { _ in
         let subscription = shared.subscribe(Recorder<Int, Never>())
         subscriptions.withLock { $0.append(subscription) }
       }
@@ -170,13 +170,13 @@ struct ConcurrencyTests {
   @Test(
     "ReplaySubject: a joiner during concurrent sends sees every value exactly once, in order",
     arguments: [Int.max, 16])
-  func replaySubjectJoinersSeeGapFreeSequences(capacity: Int) {
+  func replaySubjectJoinersSeeGapFreeSequences(capacity: Int) async {
     let count = 20_000
     let subject = ReplaySubject<Int, Never>(capacity: capacity)
     let joiners = TestLock<[(Recorder<Int, Never>, OverlapDetector, kept: Bool)]>([])
     let senderDone = Atomic(false)
 
-    let finished = runOnThreads(2) { thread in
+    let finished = await runOnThreads(2) { thread in
       if thread == 0 {
         for value in 0..<count { subject.sendNext(value) }
         subject.sendCompleted()
@@ -222,11 +222,11 @@ struct ConcurrencyTests {
   }
 
   @Test("Subscribing and disposing from many threads while a subject completes: one terminal each")
-  func completionRacesWithSubscriptions() {
+  func completionRacesWithSubscriptions() async {
     for _ in 0..<20 {
       let subject = ReplaySubject<Int, TestFailure>(capacity: 4)
       let recorders = TestLock<[Recorder<Int, TestFailure>]>([])
-      let finished = runOnThreads(6) { thread in
+      let finished = await runOnThreads(6) { thread in
         if thread == 0 {
           for value in 0..<1_000 { subject.sendNext(value) }
           subject.sendCompleted()

@@ -9,6 +9,14 @@ import Foundation
 ///   - environment: Variables to set for it, on top of this process's.
 public func runTool(
   _ arguments: [String], environment: [String: String] = [:]
+) async throws -> (status: Int32, output: String) {
+  try await offThePool { try runToolBlocking(arguments, environment: environment) }
+}
+
+/// ``runTool(_:environment:)`` on this thread: for XCTest's test methods, which run on the main
+/// thread, outside the cooperative pool.
+public func runToolBlocking(
+  _ arguments: [String], environment: [String: String] = [:]
 ) throws -> (status: Int32, output: String) {
   let process = try startTool(arguments, environment: environment)
   return process.finish()
@@ -40,4 +48,19 @@ public func startTool(
   process.standardError = output
   try process.run()
   return StartedTool(process: process, output: output)
+}
+
+/// Runs `body` on a thread of its own and waits for it without holding a thread of the
+/// cooperative pool: a test that waits for a child process must not take one of the few threads
+/// every other test of a parallel run needs.
+///
+/// - Parameter body: The blocking work.
+/// - Returns: What `body` returns.
+/// - Throws: What `body` throws.
+public func offThePool<Result: Sendable>(
+  _ body: @escaping @Sendable () throws -> Result
+) async throws -> Result {
+  try await withCheckedThrowingContinuation { continuation in
+    Thread { continuation.resume(with: Swift.Result { try body() }) }.start()
+  }
 }

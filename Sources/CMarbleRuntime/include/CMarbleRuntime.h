@@ -57,9 +57,10 @@ typedef enum {
   /// Every reading on the thread until the scope is restored (driven work in a drain, a job of a
   /// test's task that Marbles runs).
   MARBLES_SCOPE_THREAD = 1,
-  /// Only while `task` is the current task (NULL: while no task is current) — the job of a test
-  /// that made a scheduler, which Marbles did not start and whose end it does not see — or while a
-  /// `Task.immediate` started there runs its first steps. A reading by any other task ends it.
+  /// Only while `task` is the current task (NULL: while no task is current) — the job that opened
+  /// a world, which Marbles did not start and whose end it does not see — or while a task started
+  /// inside it runs its first steps there (`Task.immediate`: `task` is still running then). A
+  /// reading by any other task ends it.
   MARBLES_SCOPE_TASK = 2,
 } marbles_scope_kind;
 
@@ -69,7 +70,13 @@ typedef struct {
   uint64_t generation;
   const void *_Nullable task;
   marbles_scope_kind kind;
+  /// The clock's count of ended opening jobs when the scope was entered.
+  uint64_t openings;
 } marbles_clock_scope;
+
+/// Says that the job which opened a world has ended: a task scope entered for it (on the thread
+/// it ran on) no longer stands for a task that runs there, whatever that task does later.
+void marbles_clock_end_opening(marbles_virtual_clock *_Nonnull clock, uint64_t generation);
 
 /// Makes this thread's readings `clock`'s (while it has `generation`), as `kind` says, and
 /// returns the scope it replaces.

@@ -129,6 +129,11 @@ package final class DrivenTasks: Sendable {
     return record
   }
 
+  /// The record of the task whose id is `id`, if it was started here.
+  package func record(ofTask id: UInt64) -> Record? {
+    records.withLock { records in records.first { $0.taskID == id } }
+  }
+
   /// The tasks whose body has not returned.
   package var unfinished: [Record] {
     records.withLock { records in records.filter { !$0.isFinished } }

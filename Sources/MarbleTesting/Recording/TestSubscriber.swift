@@ -46,7 +46,7 @@ public final class TestSubscriber<Value: Sendable, Failure: Error>: SubscriberPr
   deinit {
     // A recorder the test read step by step must have had every event taken (Turbine's rule);
     // reported here when its test's own code lets go of it (else at its scheduler's release).
-    if let (message, site) = takeExhaustiveFinding(), DrivenWorld.isTestCode(of: core.driver) {
+    if let (message, site) = takeExhaustiveFinding(), World.isRunningCode(of: core.driver) {
       FailureReporter.report(message, at: site)
     }
   }

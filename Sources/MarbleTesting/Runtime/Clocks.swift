@@ -67,21 +67,26 @@ final class VirtualClockSlot: @unchecked Sendable {
     return try body()
   }
 
-  /// Makes this clock's the readings of the code running now on this thread until its job ends:
-  /// the task `task` (with `nil`, the thread while no task runs on it), or, on the main queue, the
-  /// queue's current block.
-  func readByTheRunningJob(of task: UnsafeRawPointer?, onTheMainQueue: Bool) {
-    _ = marbles_clock_enter(
-      pointer, generation, onTheMainQueue ? MARBLES_SCOPE_THREAD : MARBLES_SCOPE_TASK, task)
-    if onTheMainQueue {
-      // The job ends before the next block of the main queue runs.
-      DispatchQueue.main.async { [self] in
-        let current = marbles_clock_enter(nil, 0, MARBLES_SCOPE_NONE, nil)
-        if current.clock != pointer || current.generation != generation {
-          marbles_clock_restore(current)
-        }
-      }
-    }
+  /// Makes this clock's the readings of the job running now on this thread, until it ends: the
+  /// job of `task` (with `nil`, the code running while no task is current).
+  func enterRunningJob(of task: UnsafeRawPointer?) {
+    _ = marbles_clock_enter(pointer, generation, MARBLES_SCOPE_TASK, task)
+  }
+
+  /// Makes this clock's every reading on this thread for the rest of the run it is in (a drain,
+  /// a job a world's loop runs), whose end puts back the scope it replaces.
+  func enterRun() {
+    _ = marbles_clock_enter(pointer, generation, MARBLES_SCOPE_THREAD, nil)
+  }
+
+  /// Says that the job a world opened in has ended (see `marbles_clock_end_opening`).
+  func endOpening() {
+    marbles_clock_end_opening(pointer, generation)
+  }
+
+  /// Ends ``enterRunningJob(of:)`` on this thread: its readings are real again.
+  static func leaveRunningJob() {
+    _ = marbles_clock_enter(nil, 0, MARBLES_SCOPE_NONE, nil)
   }
 }
 

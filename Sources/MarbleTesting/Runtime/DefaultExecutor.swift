@@ -79,7 +79,7 @@ enum DefaultExecutor {
     /// the decision here.)
     func enqueue(_ job: consuming ExecutorJob) {
       let job = UnownedJob(job)
-      if !DrivenWorld.take(unsafeBitCast(job, to: MarblesJobRef.self), on: .global) {
+      if !Routing.take(unsafeBitCast(job, to: MarblesJobRef.self), on: .global) {
         Self.original.enqueue(ExecutorJob(job))
       }
     }

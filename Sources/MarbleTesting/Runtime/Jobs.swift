@@ -84,4 +84,43 @@ enum Jobs {
   static func cancel(_ task: MarblesJobRef) {
     swift_task_cancel(task)
   }
+
+  /// What a task is doing, read from its status: for the world's root and for deadlock reports.
+  struct Status: Equatable {
+    /// What a suspended task waits for.
+    enum Dependency: Equatable {
+      /// Another task's value (its id).
+      case task(UInt64)
+      /// A continuation: `withCheckedContinuation`, an `AsyncStream`'s `next()`, a sleep.
+      case continuation
+      /// The children of its task group.
+      case group
+      /// Its turn on an executor it is enqueued on (an actor, the main actor).
+      case executor
+    }
+
+    var isRunning: Bool
+    var isEnqueued: Bool
+    var isComplete: Bool
+    /// What it waits for, when it is suspended on something the runtime records.
+    var dependency: Dependency?
+  }
+
+  /// The status of `task`, which must be alive.
+  static func status(of task: MarblesJobRef) -> Status {
+    let flags = marbles_task_status(task)
+    var object: UnsafeRawPointer?
+    let dependency: Status.Dependency? =
+      switch marbles_task_dependency(task, &object) {
+      case 1: object.map { .task(swift_task_getJobTaskId(OpaquePointer($0))) } ?? .continuation
+      case 2: .continuation
+      case 3: .group
+      case 4: .executor
+      default: nil
+      }
+    return Status(
+      isRunning: flags & 0x800 != 0, isEnqueued: flags & 0x1000 != 0,
+      isComplete: flags & 0x2000 != 0, dependency: dependency)
+  }
 }
+

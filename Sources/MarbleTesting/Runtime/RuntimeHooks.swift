@@ -39,7 +39,7 @@ enum RuntimeHooks {
   #if MARBLES_TESTED_RUNTIME
     /// Marbles' global enqueue hook.
     private static let globalHook: MarblesGlobalHook = { job, original in
-      guard !DrivenWorld.take(job, on: .global) else { return }
+      guard !Routing.take(job, on: .global) else { return }
       ThreadSlot.bypassing {
         if let found = UnsafeRawPointer(
           bitPattern: RuntimeHooks.foundGlobalHook.load(ordering: .acquiring))
@@ -61,9 +61,8 @@ enum RuntimeHooks {
     #endif
   }
 
-  /// A scheduler that drives tasks is made: installs the global hook unless it is in place,
-  /// saving the one it replaces.
-  static func schedulerBegins() {
+  /// A world opens: installs the global hook unless it is in place, saving the one it replaces.
+  static func worldOpens() {
     #if MARBLES_TESTED_RUNTIME
       DefaultExecutor.install()
       VirtualDispatch.install()
@@ -88,8 +87,8 @@ enum RuntimeHooks {
     #endif
   }
 
-  /// A scheduler that drives tasks is gone: after the last, puts back the hook Marbles found.
-  static func schedulerEnds() {
+  /// A world closes: after the last, puts back the hook Marbles found.
+  static func worldCloses() {
     #if MARBLES_TESTED_RUNTIME
       state.withLock { state in
         state.schedulers -= 1
@@ -137,8 +136,15 @@ final class MainActorRouter: SerialExecutor, Sendable {
 
   func enqueue(_ job: consuming ExecutorJob) {
     let job = UnownedJob(job)
-    if !DrivenWorld.take(unsafeBitCast(job, to: MarblesJobRef.self), on: .main) {
-      TestTask.enqueueMain(job)
+    if !Routing.take(unsafeBitCast(job, to: MarblesJobRef.self), on: .main) {
+      Self.enqueueOnMainQueue(job)
+    }
+  }
+
+  /// Runs a main-actor job on the main queue, as the runtime's own main executor does.
+  static func enqueueOnMainQueue(_ job: UnownedJob) {
+    DispatchQueue.main.async {
+      job.runSynchronously(on: MainActorRouter.shared.asUnownedSerialExecutor())
     }
   }
 

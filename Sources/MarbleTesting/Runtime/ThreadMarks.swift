@@ -1,16 +1,22 @@
 import CMarbleDriving
 import Dispatch
 
-/// What a thread is doing for the driven world: which driver's work it runs, whether the hooks
-/// let its jobs pass, and which test task's job it runs.
+/// What a thread is doing for a world: which driver's work it runs, and whether the hooks let its
+/// jobs pass.
 ///
-/// NB: thread-specific rather than task-local: the drain loop runs outside the tasks it drives,
-/// and the hooks must know the driver whether the enqueuer is a driven task, an action of the
-/// scheduler, or a job of an unstructured task.
+/// NB: thread-specific rather than task-local: a drain runs outside the tasks it drives, and the
+/// hooks must know the driver whether the enqueuer is a driven task, an action of the scheduler,
+/// or a job of an unstructured task.
 enum ThreadSlot {
-  static let driver = ThreadLocalSlot()
+  private static let driver = ThreadLocalSlot()
+  /// The task whose job the driver's mark is for (see ``enter(_:forTask:)``), or ``anyCode``.
+  private static let markedTask = ThreadLocalSlot()
   private static let bypass = ThreadLocalSlot()
-  private static let testTaskSlot = ThreadLocalSlot()
+
+  /// What ``markedTask`` holds for a mark of the whole thread (a drain).
+  private static var anyCode: UnsafeRawPointer { UnsafeRawPointer(bitPattern: 1)! }
+  /// What ``markedTask`` holds for a mark of the code that runs while no task is current.
+  private static var noTask: UnsafeRawPointer { UnsafeRawPointer(bitPattern: 2)! }
 
   /// Whether this is the process's main thread (where XCTest runs its tests).
   static var isMainThread: Bool {
@@ -20,20 +26,59 @@ enum ThreadSlot {
   /// This thread, as a number.
   static var threadID: UInt { Platform.threadID }
 
-  /// What ``testTask`` reads in a job that is not a task's.
-  static let noTask = UInt64.max - 1
-
-  /// The task whose job the driven world runs on this thread outside a drain — a test's own
-  /// task, when it is one — or `nil` where it runs none (see ``runningTestTask(_:_:)``).
-  static var testTask: UInt64? {
-    testTaskSlot.value.map { UInt64(UInt(bitPattern: $0)) &- 1 }
+  /// The driver whose work this thread runs now, if any: the one of a drain, or of the job a
+  /// mark was made for while that job runs (a `Task.immediate`'s first steps inside it count).
+  static var runningDriver: UnsafeRawPointer? {
+    guard let pointer = driver.value else { return nil }
+    guard let task = markedTask.value, task != anyCode else { return pointer }
+    let current = Jobs.currentTask.map { UnsafeRawPointer($0) }
+    if task == noTask ? current == nil : current == task { return pointer }
+    if Jobs.isSynchronousStart { return pointer }
+    // A task started inside the marked job runs its first steps here (`Task.immediate` from an
+    // actor or the main actor) while the marked job's task still runs, unless that job ended.
+    if task != noTask, Jobs.status(of: OpaquePointer(task)).isRunning,
+      Unmanaged<TaskDriver>.fromOpaque(pointer).takeUnretainedValue().world?.isOpeningJobRunning
+        == true
+    {
+      return pointer
+    }
+    // The marked job has ended: another task runs here.
+    driver.set(nil)
+    markedTask.set(nil)
+    return nil
   }
 
-  /// Runs `body`, a job of task `id`, with this thread marked as running it.
-  static func runningTestTask<Result>(_ id: UInt64, _ body: () throws -> Result) rethrows
+  /// Runs `body` with this thread running `pointer`'s work, then puts the old mark back.
+  static func running<Result>(_ pointer: UnsafeRawPointer, _ body: () throws -> Result) rethrows
     -> Result
   {
-    try testTaskSlot.with(UnsafeRawPointer(bitPattern: UInt(truncatingIfNeeded: id &+ 1)), body)
+    let previous = (driver.value, markedTask.value)
+    driver.set(pointer)
+    markedTask.set(anyCode)
+    defer {
+      driver.set(previous.0)
+      markedTask.set(previous.1)
+    }
+    return try body()
+  }
+
+  /// Marks the job running on this thread — `task`'s, or the code running while no task is
+  /// current — as `pointer`'s work, until it ends. Inside a drain or a job a world's loop runs
+  /// (``running(_:_:)``), the mark is the run's, which ends with it.
+  ///
+  /// - Returns: Whether the mark is the run's (it then lasts as long as the run).
+  @discardableResult
+  static func enter(_ pointer: UnsafeRawPointer, forTask task: UnsafeRawPointer?) -> Bool {
+    let isInARun = driver.value != nil && markedTask.value == anyCode
+    driver.set(pointer)
+    if !isInARun { markedTask.set(task ?? noTask) }
+    return isInARun
+  }
+
+  /// Ends a mark made by ``enter(_:forTask:)``.
+  static func leave() {
+    driver.set(nil)
+    markedTask.set(nil)
   }
 
   /// Whether jobs enqueued on this thread now skip the hooks.

@@ -67,10 +67,10 @@ package final class SchedulerCore: Scheduler {
     tickNanoseconds =
       tickAttoseconds % 1_000_000_000 == 0 && tickAttoseconds / 1_000_000_000 <= Int128(Int64.max)
       ? Int64(tickAttoseconds / 1_000_000_000) : nil
-    driver = TaskDriver(
-      stallTimeout: stallTimeout,
-      drivesTasks: Self.drivesTasksFlag.load(ordering: .relaxed))
+    let world = Self.drivesTasksFlag.load(ordering: .relaxed) ? World.forNewScheduler() : nil
+    driver = TaskDriver(stallTimeout: stallTimeout, world: world)
     driver.attach(to: self)
+    world?.push(driver)
   }
 
   /// Whether new schedulers drive the tasks of the test that made them (the `marbles` command's
@@ -108,6 +108,11 @@ package final class SchedulerCore: Scheduler {
 
   func adopt(by scheduler: TestScheduler) {
     owner.withLock { $0.scheduler = scheduler }
+  }
+
+  /// Whether the scheduler's world keeps this engine as its clock until it closes.
+  var isKeptByItsWorld: Bool {
+    driver.world?.keeps(self) ?? false
   }
 
   /// Empties the queue, releasing every pending closure (outside the lock).
@@ -271,6 +276,8 @@ package final class SchedulerCore: Scheduler {
       state.queue.push(time: due, sequence: sequence, slot: slot)
       return (slot, id)
     }
+    // Work scheduled from outside the world's own work may be what its waiting root needs.
+    if let world = driver.world, TaskDriver.current == nil { world.wake() }
     return ScheduledActionHandle(state: state, slot: slot, id: id)
   }
 
@@ -451,50 +458,17 @@ package final class SchedulerCore: Scheduler {
           }
           if isTickOver, isDone() { break }
         }
-        let next = state.withLock { state -> (key: ActionHeap.Key, body: @Sendable () -> Void)? in
-          while let time = state.queue.firstTime, limit.map({ time <= $0 }) ?? true,
-            let first = state.queue.popFirst()
-          {
-            // A cancelled action is dropped without moving the clock: it never happened.
-            guard !state.queue.slots[first.slot].isCancelled else {
-              state.queue.free(first.slot)
-              continue
-            }
-            setNow(max(state.now, first.time), in: &state)
-            if actionsRun == stepLimit {
-              // Put the action back where it was, first in line: nothing is lost, a later call can
-              // go on.
-              state.queue.push(time: first.time, sequence: first.sequence, slot: first.slot)
-              isAtStepLimit = true
-              return nil
-            }
-            var first = first
-            if let schedule = driver.schedule, !state.wakeUps.isEmpty {
-              first = chooseAction(after: first, by: schedule, in: &state)
-            }
-            state.running = state.queue.lineage(of: first.slot)
-            var key = first
-            let body = state.queue.startRunning(slot: &key.slot)
-            return (key, body)
-          }
-          return nil
+        let next = state.withLock { state -> NextAction? in
+          takeNextAction(through: limit, atLimit: actionsRun == stepLimit, in: &state)
         }
-        guard let (key, body) = next else { break }
+        guard let next else { break }
+        guard case .run(let key, let body) = next else {
+          isAtStepLimit = true
+          break
+        }
         body()
         actionsRun += 1
-        if key.slot == ActionHeap.freedSlot { continue }
-        state.withLock { state in
-          if !state.queue.slots[key.slot].isCancelled,
-            let interval = state.queue.slots[key.slot].interval
-          {
-            // A repeat keeps its slot, so the handle its scheduler holds keeps stopping it.
-            let due = max(state.now, key.time.clampedAdding(interval))
-            state.queue.requeue(slot: key.slot, time: due, sequence: state.nextSequence)
-            state.nextSequence += 1
-          } else {
-            state.queue.free(key.slot)
-          }
-        }
+        finishAction(key)
       }
     }
     if isAtStepLimit {
@@ -510,6 +484,107 @@ package final class SchedulerCore: Scheduler {
       return state.now
     }
     return RunResult(actionsRun: actionsRun, now: now, failure: nil)
+  }
+
+  /// What comes next in line.
+  private enum NextAction {
+    case run(ActionHeap.Key, @Sendable () -> Void)
+    /// A live action is due, but the step limit is reached: it stays in line.
+    case stepLimit
+  }
+
+  /// Takes the next live action due by `limit` (any tick with `nil`) out of line, moving the clock
+  /// to its tick; under an explored schedule, one of the wake-ups due then may go first. A
+  /// cancelled action is dropped without moving the clock: it never happened.
+  private func takeNextAction(through limit: Int?, atLimit: Bool, in state: inout State)
+    -> NextAction?
+  {
+    while let time = state.queue.firstTime, limit.map({ time <= $0 }) ?? true,
+      let first = state.queue.popFirst()
+    {
+      guard !state.queue.slots[first.slot].isCancelled else {
+        state.queue.free(first.slot)
+        continue
+      }
+      setNow(max(state.now, first.time), in: &state)
+      if atLimit {
+        // Put the action back where it was, first in line: nothing is lost, a later call can go
+        // on.
+        state.queue.push(time: first.time, sequence: first.sequence, slot: first.slot)
+        return .stepLimit
+      }
+      var first = first
+      if let schedule = driver.schedule, !state.wakeUps.isEmpty {
+        first = chooseAction(after: first, by: schedule, in: &state)
+      }
+      state.running = state.queue.lineage(of: first.slot)
+      var key = first
+      let body = state.queue.startRunning(slot: &key.slot)
+      return .run(key, body)
+    }
+    return nil
+  }
+
+  /// After an action ran: a repeating one is rescheduled from its due time (keeping its slot, so
+  /// the handle its scheduler holds keeps stopping it); a one-shot action's slot is freed.
+  private func finishAction(_ key: ActionHeap.Key) {
+    if key.slot == ActionHeap.freedSlot { return }
+    state.withLock { state in
+      if !state.queue.slots[key.slot].isCancelled,
+        let interval = state.queue.slots[key.slot].interval
+      {
+        let due = max(state.now, key.time.clampedAdding(interval))
+        state.queue.requeue(slot: key.slot, time: due, sequence: state.nextSequence)
+        state.nextSequence += 1
+      } else {
+        state.queue.free(key.slot)
+      }
+    }
+  }
+
+  /// Runs the next live action, whatever its tick, moving the clock there: a step of the test's
+  /// world while its root waits. Nothing runs while a call of the test drives the scheduler.
+  ///
+  /// - Returns: Whether an action ran.
+  func runNextDueAction() -> Bool {
+    let next = state.withLock { state -> NextAction? in
+      guard !state.isRunning else { return nil }
+      return takeNextAction(through: nil, atLimit: false, in: &state)
+    }
+    guard case .run(let key, let body) = next else { return false }
+    driver.drain { body() }
+    finishAction(key)
+    state.withLock { $0.running = nil }
+    return true
+  }
+
+  /// Records a failure found outside any call — a world that could not go on — which its finder
+  /// has reported already (`isReported`) or leaves to the next assertion.
+  func record(_ failure: TestSchedulerFailure, isReported: Bool) {
+    state.withLock { state in
+      if isReported, state.reportedFailures == state.failures.count {
+        state.failures.append(failure)
+        state.reportedFailures += 1
+      } else {
+        state.failures.append(failure)
+      }
+    }
+  }
+
+  /// What kept the scheduler going at its step limit, in words.
+  func stepLimitCause() -> String {
+    let readyJobs = driver.readyJobCount
+    return state.withLock { state in
+      let queue = state.queue
+      let slots = queue.slots
+      let pending = queue.pendingKeys.filter { !slots[$0.slot].isCancelled }
+      let culprit = pending.max { slots[$0.slot].generation < slots[$1.slot].generation }
+      if readyJobs > 0 {
+        return "a driven task that keeps waking up without virtual time moving (\(readyJobs) of "
+          + "its jobs ready) — a busy loop of Task.yield(), or tasks that keep resuming each other"
+      }
+      return culprit.map { queue.slots[$0.slot].culpritDescription(dueAt: $0.time) } ?? "none"
+    }
   }
 
   /// Ends a call whose main-actor job the main queue did not take within the stall timeout.
@@ -570,7 +645,11 @@ package final class SchedulerCore: Scheduler {
   /// Lets the driven work go when the scheduler is released, so that nothing waits on it for
   /// ever.
   func release() {
-    if driver.drivesTasks { DrivenWorld.unregister(ObjectIdentifier(driver)) }
+    if let world = driver.world, world.keeps(self) { return }
+    driver.world?.pop(driver)
+    // NB: while this engine still holds the driver, which the registry names unretained.
+    let tasks = Registry.shared.withLock { $0.forgetTasks(of: driver) }
+    for task in tasks { Jobs.release(task) }
     driver.clock.release()
     driver.abandon(
       because: TestSchedulerFailure(
@@ -583,18 +662,10 @@ package final class SchedulerCore: Scheduler {
   /// rescheduling.
   private func stopAtStepLimit(_ actionsRun: Int) -> TestSchedulerFailure {
     let readyJobs = driver.readyJobCount
+    let cause = stepLimitCause()
     return state.withLock { state in
-      let queue = state.queue
-      let slots = queue.slots
-      let pending = queue.pendingKeys.filter { !slots[$0.slot].isCancelled }
-      let culprit = pending.max { slots[$0.slot].generation < slots[$1.slot].generation }
-      let cause =
-        if readyJobs > 0 {
-          "a driven task that keeps waking up without virtual time moving (\(readyJobs) of its "
-            + "jobs ready) — a busy loop of Task.yield(), or tasks that keep resuming each other"
-        } else {
-          culprit.map { queue.slots[$0.slot].culpritDescription(dueAt: $0.time) } ?? "none"
-        }
+      let slots = state.queue.slots
+      let pending = state.queue.pendingKeys.filter { !slots[$0.slot].isCancelled }
       let failure = TestSchedulerFailure(
         kind: .stepLimitExceeded,
         message: "TestScheduler stopped after \(actionsRun) steps (its stepLimit; an action or a "

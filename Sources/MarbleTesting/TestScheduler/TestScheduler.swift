@@ -46,6 +46,9 @@ public final class TestScheduler: Scheduler, SchedulerWithStandIn {
 
   /// The engine that test signals, recorders and handles hold instead of the scheduler.
   package let core: SchedulerCore
+  /// Whether this object made the engine (rather than standing for a world's clock,
+  /// ``current``), and lets it go when released.
+  private let ownsCore: Bool
   /// The `expect(…)` registrations that no `flush()` has checked yet, by registration order.
   private let expectations = Locked(ExpectationLedger())
 
@@ -83,7 +86,22 @@ public final class TestScheduler: Scheduler, SchedulerWithStandIn {
     core = SchedulerCore(
       tick: tick, stepLimit: stepLimit, stallTimeout: stallTimeout,
       site: SchedulerSite(fileID: fileID, filePath: filePath, line: line, column: column))
+    ownsCore = true
     core.adopt(by: self)
+  }
+
+  /// A scheduler object for an engine that lives on (its world's clock).
+  private init(standingFor core: SchedulerCore) {
+    self.core = core
+    ownsCore = false
+  }
+
+  /// The scheduler on top of the test's world (see ``withVirtualTime(tick:stepLimit:stallTimeout:fileID:filePath:line:column:_:)-(_,_,_,_,_,_,_,(TestScheduler)->Result)``), if a
+  /// world is open here: the one `@Test(.virtualTime)`, `withVirtualTime` or the test's first
+  /// `TestScheduler()` made, or the latest one made inside it.
+  public static var current: TestScheduler? {
+    guard let core = World.current?.top?.core else { return nil }
+    return core.scheduler ?? TestScheduler(standingFor: core)
   }
 
   deinit {
@@ -92,9 +110,11 @@ public final class TestScheduler: Scheduler, SchedulerWithStandIn {
     // A hang that was prevented is a failure even if no assertion came after it — when the test
     // lets go of the scheduler. One released by a leftover task it drove, after its test, is not
     // reported: that test is over, and whether the process lived long enough to notice is chance.
-    let isReleasedByItsTest = DrivenWorld.currentContext == core.driver.madeIn
-    // Pending closures may hold what holds the core: release them so that such cycles end here.
-    core.removeAll()
+    let isReleasedByItsTest = World.isRunningCode(of: core.driver)
+    guard ownsCore else { return }
+    // Pending closures may hold what holds the core: release them so that such cycles end here —
+    // unless the engine is its world's clock, which the world keeps until it closes.
+    if !core.isKeptByItsWorld { core.removeAll() }
     core.release()
     if isReleasedByItsTest {
       core.reportUnreportedStalls()

@@ -415,13 +415,26 @@ import Testing
       #expect(measured >= .milliseconds(20) && measured < .seconds(60))
     }
 
-    @Test func readingsAfterTheSchedulerIsReleasedAreRealAgain() {
-      var scheduler: TestScheduler? = TestScheduler()
-      scheduler?.advance(by: .seconds(3600))
-      let virtual = Date()
-      scheduler = nil
+    @Test func readingsAfterTheWorldClosesAreRealAgain() {
+      let virtual = withVirtualTime { scheduler in
+        scheduler.advance(by: .seconds(3600))
+        return Date()
+      }
       let real = Date()
-      #expect(virtual.timeIntervalSince(real) > 3500, "the released scheduler's hour is gone")
+      #expect(virtual.timeIntervalSince(real) > 3500, "the closed world's hour is gone")
+    }
+
+    @Test func readingsStayVirtualAfterAScheduledMadeInsideTheWorldIsReleased() {
+      withVirtualTime { scheduler in
+        scheduler.advance(by: .seconds(3600))
+        let start = Date()
+        do {
+          let inner = TestScheduler()
+          inner.advance(by: .seconds(10))
+          #expect(Date().timeIntervalSince(start) < -3500, "the inner scheduler's clock, at 10 s")
+        }
+        #expect(Date() == start, "the world's clock again, an hour in")
+      }
     }
   }
 

@@ -124,7 +124,7 @@ import Testing
     combineImports[line] ?? line
   }
 
-  @Test func integrationsImportsReadAsTheCombineImportsTheArticlesShow() {
+  @Test func integrationsImportsReadAsTheCombineImportsTheArticlesShow() async {
     #expect(Self.fromIntegrations("import OpenCombine") == "import Combine")
     #expect(Self.fromIntegrations("import OpenCombineShim") == "import Combine")
     #expect(Self.fromIntegrations("import MarblesOpenCombine") == "import MarblesCombine")
@@ -134,13 +134,13 @@ import Testing
         == "let x = 1  // import OpenCombine")
   }
 
-  @Test func theDocumentsAreFound() {
+  @Test func theDocumentsAreFound() async {
     #expect(Self.documents.count >= 10, "\(Self.documents)")
     #expect(Self.allListings.count >= 20)
   }
 
   @Test(arguments: allListings.filter { $0.language == "swift" })
-  func everySwiftListingIsCompiledByATest(_ listing: Listing) {
+  func everySwiftListingIsCompiledByATest(_ listing: Listing) async {
     let marker = listing.marker ?? ""
     #expect(
       marker.hasPrefix("snippet: ") || marker == "manifest",
@@ -149,7 +149,7 @@ import Testing
   }
 
   @Test(arguments: allListings.filter { $0.marker?.hasPrefix("snippet: ") == true })
-  func everySnippetIsItsRegion(_ listing: Listing) throws {
+  func everySnippetIsItsRegion(_ listing: Listing) async throws {
     let name = String(listing.marker!.dropFirst("snippet: ".count))
     let region = try #require(
       Self.regions[name], "\(listing.file):\(listing.line): no test region `// snippet: \(name)`")
@@ -170,14 +170,14 @@ import Testing
   }
 
   @Test(arguments: allListings.filter { $0.marker == "manifest" })
-  func everyManifestIsRead(_ listing: Listing) throws {
+  func everyManifestIsRead(_ listing: Listing) async throws {
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("marbles-manifest-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     try listing.lines.joined(separator: "\n").write(
       to: folder.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
-    let (status, text) = try runTool([
+    let (status, text) = try await runTool([
       "swift", "package", "--package-path", folder.path, "dump-package",
     ])
     #expect(status == 0, "\(listing.file):\(listing.line): \(text)")

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Synchronization
 
 /// Runs `body(index)` on `count` threads at once and waits for all of them.
@@ -6,9 +7,22 @@ import Synchronization
 /// Each index gets its own serial queue (so `count` real threads, even on a two-core machine, where
 /// `concurrentPerform` would run only two at a time); all start together behind a gate.
 ///
+/// The wait happens on a thread of its own, not on one of the cooperative pool's few threads, which
+/// every other test of a parallel run needs.
+///
 /// - Returns: `false` if they did not all finish within `timeout` (a deadlock).
 func runOnThreads(
   _ count: Int, timeout: DispatchTimeInterval = .seconds(300),
+  _ body: @escaping @Sendable (_ index: Int) -> Void
+) async -> Bool {
+  await withCheckedContinuation { continuation in
+    Thread { continuation.resume(returning: runOnThreadsBlocking(count, timeout: timeout, body)) }
+      .start()
+  }
+}
+
+private func runOnThreadsBlocking(
+  _ count: Int, timeout: DispatchTimeInterval,
   _ body: @escaping @Sendable (_ index: Int) -> Void
 ) -> Bool {
   let group = DispatchGroup()

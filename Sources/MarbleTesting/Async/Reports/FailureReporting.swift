@@ -34,6 +34,11 @@ package enum FailureReporter {
     registered.withLock { $0?.name }
   }
 
+  /// Prints a warning no test framework is there to record.
+  static func warn(_ message: String, at site: SchedulerSite) {
+    Platform.printError("\(site.filePath):\(site.line): warning: \(message)\n")
+  }
+
   static func report(_ message: String, at site: SchedulerSite) {
     if let registration = registered.withLock({ $0 }) {
       registration.report(message, site)

@@ -1,3 +1,5 @@
+@_spi(Internals) import Signals
+
 /// One thread per process that looks, in real time, for drivers whose work waits with nobody
 /// driving it — a test awaiting a driven task before any `run()` — and gives that work up, so that
 /// the await ends instead of hanging the test run (see ``TaskDriver``).
@@ -24,7 +26,7 @@ enum Watchdog {
   /// sleeps: holding them would keep a released scheduler's driver alive.
   private static func look() -> Duration {
     // NB: on a thread of its own, which never reads virtual time.
-    let drivers = DrivenWorld.liveDrivers
+    let drivers = Registry.shared.withLock { registry in registry.worlds.values.flatMap(\.drivers) }
     let shortest = drivers.map(\.stallTimeout).min() ?? .seconds(5)
     let period = min(max(shortest / 10, .milliseconds(5)), .milliseconds(500))
     let now = ContinuousClock.now

@@ -3,35 +3,15 @@ import Dispatch
 @_spi(Internals) import Signals
 import Synchronization
 
-/// Runs the async work of one ``TestScheduler`` — its tasks' jobs — inside `advance`, `run` and
-/// `flush`, so that async code moves in virtual time, deterministically.
+/// Runs the async work of one ``TestScheduler`` — its tasks' jobs — in virtual time, in the order
+/// its choice point gives: inside `advance`, `run` and `flush`, and in its world's loop while the
+/// test waits (``World``).
 ///
-/// ## How jobs get here
-///
-/// A job is a piece of a task between two suspension points. Jobs reach the driver in two ways:
-///
-/// - **Tasks the scheduler starts** (`scheduler.task { … }`, `record(sequence)`) are created with
-///   this driver as their *task executor preference* (SE-0417). Their nonisolated jobs — and
-///   those of their child tasks, `async let`s and task groups, which inherit the preference — are
-///   always enqueued here, whoever resumes them.
-/// - **Every other job of the driven world** — tasks the test body starts after it made the
-///   scheduler, tasks that driven code creates, their main-actor work, the actor jobs driven code
-///   starts — comes through the runtime's hooks, which ask ``DrivenWorld/take(_:on:)`` (the one
-///   routing decision; its file explains it).
-///
-/// ## Order
-///
-/// The drain loop runs every ready job, first in first out, before each action and before it
-/// returns: async work that an action makes ready (a sleep that ends, a value a signal sends) runs
-/// before virtual time moves, and the same input gives the same interleaving every time. A job
-/// bound for the main actor runs on the main actor: at once if the drain is on the main queue
-/// already, otherwise handed to the main queue while the drain waits for it.
-///
-/// ## Time
-///
-/// The driver owns its scheduler's virtual clock (``clock``): every reading of time in the work it
-/// runs is virtual (`Time/`). Its sleeps are in `Time/Sleeps.swift`; what it does when nobody
-/// drives it, in `Reports/Stalls.swift`.
+/// Jobs reach it two ways: the tasks its scheduler starts (`scheduler.task`, `record(sequence)`)
+/// prefer it as their task executor (SE-0417), so their jobs — and their children's — are
+/// enqueued here directly; every other job of its world comes through the runtime's hooks, which
+/// ask ``Routing`` (the one routing decision). Its clock is the scheduler's virtual clock: every
+/// reading of time in the work it runs is virtual.
 package final class TaskDriver: TaskExecutor {
   /// Where a ready job must run.
   package enum Target: Sendable {
@@ -60,16 +40,14 @@ package final class TaskDriver: TaskExecutor {
   /// How many jobs are ready: read without the lock, so that a drain with no async work checks
   /// for jobs without taking it between actions.
   private let readyCount = Atomic(0)
-  /// Tasks with a larger id were created after this driver.
-  package let watermark: UInt64
   /// How long, in real time, work may wait for a drain — or a drain for the main actor — before
   /// it is given up and reported.
   package let stallTimeout: Duration
   /// The scheduler's virtual clock: what every reading of time in its work reads.
   let clock = VirtualClockSlot()
-  /// Whether the driver drives the tasks of the test that made it (hooks, registration,
-  /// watchdog), or only what its scheduler starts itself.
-  let drivesTasks: Bool
+  /// The test's world this driver belongs to; `nil` for a scheduler that drives signals only
+  /// (the `marbles` command's).
+  let world: World?
   /// What the watchdog, the reports and the release of the scheduler look at.
   let watch = Locked(Watch())
   /// How many drains have begun: the watchdog sees progress when it changes.
@@ -109,8 +87,6 @@ package final class TaskDriver: TaskExecutor {
     var isDraining = false
   }
 
-  /// The test's code that made the driver: its task, or its thread where no task was current.
-  let madeIn: DrivenWorld.Context
   /// The schedule this driver's choices follow when a test explores schedules; FIFO without one.
   let schedule = ScheduleRun.forNewScheduler
   /// The scheduler's tick, kept for the schedule's lanes (read without a lock).
@@ -118,19 +94,12 @@ package final class TaskDriver: TaskExecutor {
 
   /// - Parameters:
   ///   - stallTimeout: See ``stallTimeout``.
-  ///   - drivesTasks: Whether the driver drives the test's tasks (the `marbles` command's
-  ///     schedulers drive signals only: no hook, no thread).
-  package init(stallTimeout: Duration, drivesTasks: Bool = true) {
+  ///   - world: The world it joins, or `nil` for a scheduler that drives signals only.
+  package init(stallTimeout: Duration, world: World?) {
     self.stallTimeout = stallTimeout
-    self.drivesTasks = drivesTasks
-    watermark = drivesTasks ? Jobs.nextTaskID() : .max
-    madeIn = DrivenWorld.currentContext
+    self.world = world
     clock.setFrozenLimit(stallTimeout)
-    if drivesTasks { DrivenWorld.register(self, madeIn: madeIn) }
-  }
-
-  deinit {
-    if drivesTasks { DrivenWorld.unregister(ObjectIdentifier(self)) }
+    if world != nil { Watchdog.start() }
   }
 
   /// The engine of the scheduler this driver belongs to, if it still exists.
@@ -146,8 +115,13 @@ package final class TaskDriver: TaskExecutor {
 
   /// Takes a job of a task that prefers this executor.
   package func enqueue(_ job: consuming ExecutorJob) {
-    if TaskDriver.current == nil, !DrivenWorld.isTestCode(of: self) { noteResumptionFromOutside() }
-    makeReady(UnownedJob(job), on: .preferred)
+    let job = UnownedJob(job)
+    if let id = Jobs.taskID(of: job) {
+      let ref = unsafeBitCast(job, to: MarblesJobRef.self)
+      Registry.shared.withLock { $0.own(id, task: ref, by: self) }
+    }
+    if TaskDriver.current == nil { noteResumptionFromOutside() }
+    makeReady(job, on: .preferred)
   }
 
   /// Notes that a driven task was resumed by code that is neither driven work nor the test's.
@@ -174,7 +148,16 @@ package final class TaskDriver: TaskExecutor {
       readyCount.add(1, ordering: .releasing)
       return false
     }
-    if isAbandoned { Self.release(ReadyJob(job: job, target: target), cancelling: false) }
+    if isAbandoned {
+      Self.release(ReadyJob(job: job, target: target), cancelling: false)
+      return
+    }
+    guard let world, world.hasTaskRoot else { return }
+    if world.isRoot(Jobs.taskID(of: job)) {
+      world.rootJobIsReady()
+    } else {
+      world.wake()
+    }
   }
 
   /// How many jobs are ready to run.
@@ -237,7 +220,7 @@ package final class TaskDriver: TaskExecutor {
   ///
   /// - Returns: `false` if the job is bound for the main actor and the main queue did not take it
   ///   within ``stallTimeout``; it then runs whenever the main queue comes free.
-  func run(_ ready: ReadyJob) -> Bool {
+  func run(_ ready: ReadyJob, waitsForever: Bool = false) -> Bool {
     let job = ready.job
     stepTask.store(Jobs.taskID(of: job) ?? 0, ordering: .relaxed)
     switch ready.target {
@@ -249,6 +232,18 @@ package final class TaskDriver: TaskExecutor {
       job.runSynchronously(on: MainActorRouter.shared.asUnownedSerialExecutor())
     case .main:
       let task = Jobs.taskID(of: job)
+      guard !waitsForever else {
+        // The test's own job on the main actor: it takes as long as it takes.
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.main.async {
+          self.withCurrentDriver {
+            job.runSynchronously(on: MainActorRouter.shared.asUnownedSerialExecutor())
+          }
+          done.signal()
+        }
+        RealTime.reading { done.wait() }
+        return true
+      }
       let ran = onTheMainQueue {
         job.runSynchronously(on: MainActorRouter.shared.asUnownedSerialExecutor())
       } stopsWaiting: {
@@ -316,14 +311,34 @@ package final class TaskDriver: TaskExecutor {
   /// Runs `body` with this driver recorded as the one whose work this thread is running, so that
   /// the jobs enqueued meanwhile come here and every reading of time is the scheduler's.
   package func withCurrentDriver<Result>(_ body: () throws -> Result) rethrows -> Result {
-    try ThreadSlot.driver.with(UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())) {
+    try ThreadSlot.running(UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())) {
       try clock.reading(body)
     }
   }
 
+  /// Makes this driver's the work of the job running on this thread, until that job ends: the
+  /// job of `task` (with `nil`, the code running while no task is current) — the root's job that
+  /// opened the world, which runs on a thread of its own, or a synchronous scope.
+  func enterRunningJob(of task: MarblesJobRef?) {
+    let isInARun = ThreadSlot.enter(
+      UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()),
+      forTask: task.map { UnsafeRawPointer($0) })
+    if isInARun {
+      clock.enterRun()
+    } else {
+      clock.enterRunningJob(of: task.map { UnsafeRawPointer($0) })
+    }
+  }
+
+  /// Ends ``enterRunningJob(of:)`` on this thread.
+  func leaveRunningJob() {
+    ThreadSlot.leave()
+    VirtualClockSlot.leaveRunningJob()
+  }
+
   /// The driver whose work this thread is running, if any.
   static var current: TaskDriver? {
-    guard let pointer = ThreadSlot.driver.value else { return nil }
+    guard let pointer = ThreadSlot.runningDriver else { return nil }
     return Unmanaged<TaskDriver>.fromOpaque(pointer).takeUnretainedValue()
   }
 
@@ -335,8 +350,6 @@ package final class TaskDriver: TaskExecutor {
       $0.stalledSince = nil
     }
     defer { watch.withLock { $0.isDraining = false } }
-    // A synchronous XCTest method's new tasks wait for the first scheduler it drives.
-    TestTask.adoptHeldJobs(into: self)
     return try withCurrentDriver(body)
   }
 
@@ -396,7 +409,34 @@ package final class TaskDriver: TaskExecutor {
     if cancelling { Jobs.cancelTask(of: ready.job) }
     switch ready.target {
     case .global, .preferred: Jobs.enqueueGlobal(ready.job)
-    case .main: TestTask.enqueueMain(ready.job)
+    case .main: MainActorRouter.enqueueOnMainQueue(ready.job)
     }
   }
+
+  /// Forgets task `id` if it completed: its last job ran.
+  func forgetIfComplete(_ id: UInt64?) {
+    guard let id else { return }
+    let task = Registry.shared.withLock { registry -> MarblesJobRef? in
+      guard let entry = registry.owners[id], Jobs.status(of: entry.task).isComplete else {
+        return nil
+      }
+      return registry.forget(id)
+    }
+    if let task { Jobs.release(task) }
+  }
+
+  /// Whether a task's main-actor job waits for a main actor that never came free.
+  var hasTasksWaitingForTheMainActor: Bool {
+    watch.withLock { !$0.waitingForTheMainActor.isEmpty }
+  }
+
+  /// What of this driver's work is still waiting, for the warning of a world that closes.
+  func waitingDescriptions() -> [String] {
+    let sleeps = sleepingTasks.map { sleep in
+      "a task sleeps until tick \(sleep.wakeTick)"
+    }
+    let ready = readyJobCount
+    return sleeps + (ready > 0 ? ["\(ready) job\(ready == 1 ? "" : "s") ready to run"] : [])
+  }
 }
+

@@ -99,6 +99,7 @@ public struct TestClock: Clock, Sendable {
           sleep.end(with: nil)
         }
         sleep.start(continuation, wakeUp: wakeUp)
+        driver.world?.wake()
       }
     } onCancel: {
       sleep.end(with: CancellationError())

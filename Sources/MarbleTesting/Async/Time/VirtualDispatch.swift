@@ -35,17 +35,18 @@ enum VirtualDispatch {
   private static func after(
     _ when: UInt64, queue: UnsafeMutableRawPointer, block: UnsafeMutableRawPointer
   ) -> Bool {
-    guard let driver = DrivenWorld.driverOfTheCodeHere(), let core = driver.core,
+    guard let driver = Routing.currentDriver, let core = driver.core,
       let offset = driver.clock.offset(ofDispatchTime: when)
     else { return false }
     let work = DispatchedBlock(block: block, queue: queue)
     core.schedule(at: core.ticks(offset)) { work.run(on: driver) }
+    driver.world?.wake()
     return true
   }
 
   /// A Dispatch timer source was started where readings are virtual.
   private static func timerSourceStarted() {
-    guard let driver = DrivenWorld.driverOfTheCodeHere(), let core = driver.core else { return }
+    guard let driver = Routing.currentDriver, let core = driver.core else { return }
     driver.note(
       "a Dispatch timer source (DispatchSource.makeTimerSource) was started at tick \(core.now); "
         + "it runs in real time — use DispatchQueue.asyncAfter, a standard sleep or the "

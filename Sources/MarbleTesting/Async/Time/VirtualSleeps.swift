@@ -6,23 +6,16 @@ import Synchronization
 /// `Task.sleep(until:clock:)`, `ContinuousClock` and `SuspendingClock` — in virtual time.
 ///
 /// Every standard sleep reaches the default executor (``SleepRouter`` explains why), which asks
-/// here where its wake-up goes:
-///
-/// - a task a driver drives (the routing decision, asked of the sleeping task): its wake-up is
-///   scheduled on that driver's scheduler — the queue `scheduler.clock` sleeps use — at the tick
-///   its deadline falls in, and it resumes inside the `advance`, `run` or `flush` that reaches it;
-/// - the test's own task, once it made a scheduler (the latest alive): the sleep *is*
-///   `advance(by:)` on it, as Kotlin's `runTest` does — the test body resumes when the scheduler
-///   has reached the deadline and run everything due by then;
-/// - anything else sleeps in real time.
+/// here where its wake-up goes: a task of a world — its root included — sleeps on the virtual
+/// time of the scheduler it belongs to (``Routing/driver(ofCurrentTask:)``), on the queue
+/// `scheduler.clock` sleeps use, and resumes inside the `advance`, `run` or `flush` that reaches
+/// its tick, or in its world's loop while the test waits. Anything else sleeps in real time.
 ///
 /// ## Deadlines are taken literally
 ///
-/// The deadline is an instant of the sleep's clock, read where the sleep starts — in driven work
-/// and in a test's task that reading is virtual, so the sleep wakes at the tick the deadline is in,
-/// rounded up, however it was computed: read before an `await`, advanced from the last deadline,
-/// read on another thread. A deadline read in real time before the scheduler was made is as far
-/// from tick 0 as it was from the scheduler's making.
+/// The deadline is an instant of the sleep's clock, read where the sleep starts — in a world that
+/// reading is virtual, so the sleep wakes at the tick the deadline is in, rounded up, however it
+/// was computed: read before an `await`, advanced from the last deadline, read on another thread.
 enum VirtualSleeps {
   /// Takes a standard sleep of the current task into virtual time, if it belongs there.
   ///
@@ -31,10 +24,10 @@ enum VirtualSleeps {
   ///   - remaining: How far the deadline is from now, as the sleeping code reads time.
   /// - Returns: `false` if the sleep is a real one.
   static func take(_ wake: UnownedJob, for remaining: Duration) -> Bool {
-    if let (driver, task) = DrivenWorld.driverOfTheCurrentTask() {
-      return driver.sleep(task, wake: wake, for: remaining) != nil
+    guard let task = Jobs.currentTask, let driver = Routing.driver(ofCurrentTask: task) else {
+      return false
     }
-    return TestTask.sleep(wake, for: remaining)
+    return driver.sleep(task, wake: wake, for: remaining) != nil
   }
 }
 
@@ -84,6 +77,7 @@ extension TaskDriver {
       core.scheduleWakeUp(at: sleep.wakeTick, task: sleep.taskID) { [self] in
         if forget(sleep) { sleep.wakeUp(on: self) }
       })
+    world?.wake()
     return sleep
   }
 

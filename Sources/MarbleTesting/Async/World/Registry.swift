@@ -1,0 +1,112 @@
+import CMarbleDriving
+@_spi(Internals) import Signals
+import Synchronization
+
+/// The open worlds, their roots, and the tasks each scheduler owns: what the routing decision
+/// reads when a job is not run by world work on its own thread.
+struct Registry {
+  /// A task a driver owns: the driver (unretained: every entry naming a driver is removed when
+  /// the driver goes), and the task, retained until it completes so that a report can read what
+  /// it waits for and a give-up can cancel it.
+  struct Owned {
+    private let unmanaged: Unmanaged<TaskDriver>
+    nonisolated(unsafe) let task: MarblesJobRef
+
+    init(_ driver: TaskDriver, task: MarblesJobRef) {
+      unmanaged = .passUnretained(driver)
+      self.task = task
+    }
+
+    var driver: TaskDriver { unmanaged.takeUnretainedValue() }
+  }
+
+  /// The tasks the drivers own, by task id.
+  private(set) var owners: [UInt64: Owned] = [:]
+  /// Each driver's owned task ids.
+  private var owned: [ObjectIdentifier: Set<UInt64>] = [:]
+  /// The open worlds whose root is a task, by the root's id.
+  private var roots: [UInt64: World] = [:]
+  /// The open worlds whose root is a thread with no task, by the thread.
+  private var threadRoots: [UInt: World] = [:]
+  /// Every open world.
+  private(set) var worlds: [ObjectIdentifier: World] = [:]
+
+  static let shared = Locked(Registry())
+  /// How many worlds are open: with none, every job passes without a look at the registry.
+  static let openWorlds = Atomic(0)
+
+  mutating func add(_ world: World) {
+    worlds[ObjectIdentifier(world)] = world
+    switch world.root {
+    case .task(let id): roots[id] = world
+    case .thread(let thread): threadRoots[thread] = world
+    case .none: break
+    }
+    Self.openWorlds.add(1, ordering: .releasing)
+  }
+
+  mutating func remove(_ world: World) {
+    guard worlds.removeValue(forKey: ObjectIdentifier(world)) != nil else { return }
+    switch world.root {
+    case .task(let id) where roots[id] === world: roots[id] = nil
+    case .thread(let thread) where threadRoots[thread] === world: threadRoots[thread] = nil
+    default: break
+    }
+    Self.openWorlds.subtract(1, ordering: .releasing)
+  }
+
+  /// The open world whose root is task `id`.
+  func world(rootedAt id: UInt64) -> World? {
+    roots[id]
+  }
+
+  /// The open world whose root is `thread`, where no task is current.
+  func world(rootedAtThread thread: UInt) -> World? {
+    threadRoots[thread]
+  }
+
+  /// The open world task `id` belongs to: as its root, or as a task one of its drivers owns.
+  func world(ofTask id: UInt64) -> World? {
+    if let world = roots[id] { return world }
+    guard let owner = owners[id]?.driver, !owner.hasLetGo else { return nil }
+    return owner.world
+  }
+
+  /// Records that `driver` owns `task`, whose id is `id`, retaining it.
+  mutating func own(_ id: UInt64, task: MarblesJobRef, by driver: TaskDriver) {
+    guard owners[id] == nil else { return }
+    Jobs.retain(task)
+    owners[id] = Owned(driver, task: task)
+    owned[ObjectIdentifier(driver), default: []].insert(id)
+  }
+
+  /// Moves task `id` to `driver` (a scheduler the task made), returning the driver it had.
+  mutating func reown(_ id: UInt64, by driver: TaskDriver) -> TaskDriver? {
+    guard let entry = owners[id] else { return nil }
+    let previous = entry.driver
+    owned[ObjectIdentifier(previous)]?.remove(id)
+    owners[id] = Owned(driver, task: entry.task)
+    owned[ObjectIdentifier(driver), default: []].insert(id)
+    return previous
+  }
+
+  /// Forgets task `id`, which completed; returns the task to release.
+  mutating func forget(_ id: UInt64) -> MarblesJobRef? {
+    guard let entry = owners.removeValue(forKey: id) else { return nil }
+    owned[ObjectIdentifier(entry.driver)]?.remove(id)
+    return entry.task
+  }
+
+  /// Forgets every task `driver` owns; returns the tasks to release.
+  mutating func forgetTasks(of driver: TaskDriver) -> [MarblesJobRef] {
+    let ids = owned.removeValue(forKey: ObjectIdentifier(driver)) ?? []
+    return ids.compactMap { owners.removeValue(forKey: $0)?.task }
+  }
+
+  /// The tasks `driver` owns, with their ids.
+  func tasks(of driver: TaskDriver) -> [(id: UInt64, task: MarblesJobRef)] {
+    (owned[ObjectIdentifier(driver)] ?? []).sorted().compactMap { id in
+      owners[id].map { (id, $0.task) }
+    }
+  }
+}

@@ -1,0 +1,87 @@
+import CMarbleDriving
+@_spi(Internals) import Signals
+import Synchronization
+
+/// The one routing decision every runtime hook asks — the global executor's enqueue, the main
+/// actor's executor, the default executor, a standard sleep: which world's scheduler runs this
+/// job, if any.
+///
+/// A job belongs to a world when it is a task the world owns (kept by id, so a resumption from
+/// anywhere comes back), the world's root, or anything enqueued by the world's work while it runs
+/// on this thread — a new task (created after the world opened), an actor's job. Everything else
+/// goes where it was going.
+enum Routing {
+  private enum Decision {
+    case driver(TaskDriver)
+    case root(World)
+    case pass
+  }
+
+  /// Takes `job` into a world if it belongs to one.
+  ///
+  /// - Returns: `false` if the job is no world's and must go where it was going.
+  static func take(_ job: MarblesJobRef, on target: TaskDriver.Target) -> Bool {
+    guard Registry.openWorlds.load(ordering: .acquiring) > 0, !ThreadSlot.isBypassing else {
+      return false
+    }
+    let taskID = Jobs.taskID(of: job)
+    let here = TaskDriver.current
+    let decision = Registry.shared.withLock { registry -> Decision in
+      if let id = taskID {
+        if let owner = registry.owners[id]?.driver {
+          return owner.hasLetGo ? .pass : .driver(owner)
+        }
+        if let world = registry.world(rootedAt: id) { return .root(world) }
+        // A task created by the world's work: the runtime enqueues a new task from its creator.
+        // An older task (a runner awaiting the test, a task of another test) is never taken.
+        guard let here, !here.hasLetGo, let world = here.world, id > world.watermark else {
+          return .pass
+        }
+        registry.own(id, task: job, by: here)
+        return .driver(here)
+      }
+      // An actor's or a continuation's job belongs to the work that enqueues it.
+      guard let here, !here.hasLetGo, here.world != nil else { return .pass }
+      return .driver(here)
+    }
+    switch decision {
+    case .driver(let driver):
+      if here == nil { driver.noteResumptionFromOutside() }
+      driver.makeReady(unsafeBitCast(job, to: UnownedJob.self), on: target)
+      return true
+    case .root(let world):
+      return world.takeRootJob(unsafeBitCast(job, to: UnownedJob.self), on: target)
+    case .pass:
+      return false
+    }
+  }
+
+  /// The driver whose virtual time the current task lives in — for a standard sleep it starts:
+  /// the owner of the task, its world's top scheduler for a root, or the world whose work runs
+  /// here (a task that runs inside world work without having been enqueued: the first steps of a
+  /// `Task.immediate`), which then owns it.
+  static func driver(ofCurrentTask task: MarblesJobRef) -> TaskDriver? {
+    guard Registry.openWorlds.load(ordering: .acquiring) > 0, !ThreadSlot.isBypassing else {
+      return nil
+    }
+    let id = swift_task_getJobTaskId(task)
+    let here = TaskDriver.current
+    return Registry.shared.withLock { registry -> TaskDriver? in
+      if let owner = registry.owners[id]?.driver { return owner.hasLetGo ? nil : owner }
+      if let world = registry.world(rootedAt: id) { return world.top }
+      guard let here, !here.hasLetGo, let world = here.world, id > world.watermark else {
+        return nil
+      }
+      registry.own(id, task: task, by: here)
+      return here
+    }
+  }
+
+  /// The driver whose time the code running here reads: the one whose work this thread runs, or
+  /// the driver of the current task.
+  static var currentDriver: TaskDriver? {
+    if let here = TaskDriver.current { return here.hasLetGo ? nil : here }
+    guard let task = Jobs.currentTask else { return nil }
+    return driver(ofCurrentTask: task)
+  }
+}

@@ -1,0 +1,68 @@
+@_spi(Internals) import Signals
+
+/// What a world asks of the test framework that runs it: which test is running, how to report on
+/// it from any thread, and when it ends.
+///
+/// `MarbleTesting` imports no test framework; the `Marbles` module answers, through a type it
+/// defines (``TestFrameworkBridge``), which is looked up by name at the first world — nothing runs
+/// when the process loads. Without `Marbles` in the process, a world has no test: it closes with
+/// its last scheduler, and its failures go to standard error.
+package protocol TestFrameworkBridge {
+  /// The test running on this task or thread, if any.
+  static var runningTest: RunningTest? { get }
+
+  /// A reporter bound to the test running here, usable from any thread: Swift Testing records
+  /// its issues on that test.
+  static func makeReporter() -> any WorldReporter
+
+  /// Closes `world` when `test` ends (XCTest: its test case finishes).
+  static func closeWhenTestEnds(_ world: World, _ test: RunningTest)
+}
+
+/// Reports a world's failures on its test, from whichever thread finds them.
+package protocol WorldReporter: Sendable {
+  /// Records `message` as a failure of the test at `site`, and returns once it is recorded (or
+  /// after a bounded wait).
+  func report(_ message: String, at site: SchedulerSite)
+
+  /// Records `message` as a warning of the test at `site` (it does not fail the test).
+  func warn(_ message: String, at site: SchedulerSite)
+
+  /// Runs `work` in the test's own context (Swift Testing: with its task locals), and returns
+  /// once it ran (or after a bounded wait): for cancelling the test's task, which Swift Testing
+  /// takes as cancelling the test.
+  func run(_ work: @escaping @Sendable () -> Void)
+
+  /// Ends the reporter once every report is recorded.
+  func finish() async
+
+  /// Ends the reporter without waiting.
+  func finishSoon()
+}
+
+package enum TestFramework {
+  /// The bridge of the `Marbles` module (`Marbles.WorldBridge`), if the process has it.
+  static var bridge: (any TestFrameworkBridge.Type)? { found.bridge }
+
+  private struct Found: @unchecked Sendable {
+    // NB: @unchecked: a metatype, set once.
+    let bridge: (any TestFrameworkBridge.Type)?
+  }
+
+  private static let found = Found(
+    bridge: _typeByName("7Marbles11WorldBridgeO") as? any TestFrameworkBridge.Type)
+
+  /// The test running here, if the test framework says so.
+  static var runningTest: RunningTest? {
+    bridge?.runningTest
+  }
+
+  /// A reporter bound to the test running here.
+  static func makeReporter() -> (any WorldReporter)? {
+    bridge?.makeReporter()
+  }
+
+  static func closeWhenTestEnds(_ world: World, _ test: RunningTest) {
+    bridge?.closeWhenTestEnds(world, test)
+  }
+}

@@ -1,0 +1,111 @@
+@_spi(Internals) import Signals
+
+/// Runs `body` in virtual time — a world of its own, whose first scheduler `body` gets — and
+/// closes the world when `body` returns.
+///
+/// Inside, every task `body` starts, every sleep and every reading of time is the scheduler's,
+/// and awaits drive: when `body` waits and nothing of its world is ready, the scheduler's clock
+/// moves to the next due work, so code awaits as it would in production, in no real time:
+///
+/// ```swift
+/// try await withVirtualTime { scheduler in
+///   let value = try await withTimeout(.seconds(5)) { try await api.fetch() }
+///   #expect(scheduler.now == 1_200)   // the fetch's 1.2 s, with a 1 ms tick
+/// }
+/// ```
+///
+/// Called where a world is open already (inside `@Test(.virtualTime)`, or another
+/// `withVirtualTime`), it makes a scheduler on top of that world's stack instead, and takes it
+/// off when `body` returns.
+///
+/// - Parameters:
+///   - tick: The virtual length of one tick; positive.
+///   - stepLimit: How many steps one call may run (see ``TestScheduler/stepLimit``).
+///   - stallTimeout: How long, in real time, work of the world may wait on something outside it.
+///   - fileID: The caller's file ID (filled in for you), for reports.
+///   - filePath: The caller's file path (filled in for you).
+///   - line: The caller's line (filled in for you).
+///   - column: The caller's column (filled in for you).
+///   - body: The code to run in virtual time, given the world's scheduler.
+/// - Returns: What `body` returns.
+/// - Throws: What `body` throws.
+public func withVirtualTime<Result>(
+  tick: Duration = .milliseconds(1), stepLimit: Int = TestScheduler.defaultStepLimit,
+  stallTimeout: Duration = TestScheduler.defaultStallTimeout,
+  fileID: String = #fileID, filePath: StaticString = #filePath,
+  line: UInt = #line, column: UInt = #column,
+  _ body: (TestScheduler) async throws -> Result
+) async rethrows -> Result {
+  let opened = World.current == nil ? World.openScope() : nil
+  let scheduler = TestScheduler(
+    tick: tick, stepLimit: stepLimit, stallTimeout: stallTimeout, fileID: fileID,
+    filePath: filePath, line: line, column: column)
+  defer { withExtendedLifetime(scheduler) {} }
+  guard let opened else { return try await body(scheduler) }
+  // From here on the body runs on the world's loop: a suspension hands the test's task to it.
+  await Task.yield()
+  do {
+    let result = try await body(scheduler)
+    await opened.closeScope()
+    return result
+  } catch {
+    await opened.closeScope()
+    throw error
+  }
+}
+
+/// Runs `body` in virtual time, synchronously — a world of its own, whose first scheduler
+/// `body` gets — and closes the world when `body` returns.
+///
+/// Inside, every task `body` starts, every sleep and every reading of time is the scheduler's;
+/// tasks run when `body` drives the scheduler (`advance`, `run`, `flush`, step by step). For a
+/// test that awaits, use the `async` form, or `@Test(.virtualTime)`.
+///
+/// - Parameters:
+///   - tick: The virtual length of one tick; positive.
+///   - stepLimit: How many steps one call may run (see ``TestScheduler/stepLimit``).
+///   - stallTimeout: How long, in real time, work of the world may wait with nothing driving it.
+///   - fileID: The caller's file ID (filled in for you), for reports.
+///   - filePath: The caller's file path (filled in for you).
+///   - line: The caller's line (filled in for you).
+///   - column: The caller's column (filled in for you).
+///   - body: The code to run in virtual time, given the world's scheduler.
+/// - Returns: What `body` returns.
+/// - Throws: What `body` throws.
+public func withVirtualTime<Result>(
+  tick: Duration = .milliseconds(1), stepLimit: Int = TestScheduler.defaultStepLimit,
+  stallTimeout: Duration = TestScheduler.defaultStallTimeout,
+  fileID: String = #fileID, filePath: StaticString = #filePath,
+  line: UInt = #line, column: UInt = #column,
+  _ body: (TestScheduler) throws -> Result
+) rethrows -> Result {
+  let opened = World.current == nil ? World.openScope() : nil
+  let scheduler = TestScheduler(
+    tick: tick, stepLimit: stepLimit, stallTimeout: stallTimeout, fileID: fileID,
+    filePath: filePath, line: line, column: column)
+  defer {
+    withExtendedLifetime(scheduler) {}
+    opened?.closeScopeNow()
+  }
+  return try body(scheduler)
+}
+
+extension World {
+  /// Closes a world `withVirtualTime` opened, naming in a warning what was still waiting, and
+  /// waits for its reports to be recorded.
+  func closeScope() async {
+    closeScopeNow()
+    await reporter?.finish()
+  }
+
+  /// Closes a world `withVirtualTime` opened, naming in a warning what was still waiting.
+  func closeScopeNow() {
+    let site = top?.core?.site
+    let waiting = close()
+    guard !waiting.isEmpty, let site else { return }
+    let message =
+      "The test's world closed with work still waiting, which was cancelled: "
+      + waiting.joined(separator: "; ") + "."
+    if let reporter { reporter.warn(message, at: site) } else { FailureReporter.warn(message, at: site) }
+  }
+}

@@ -1,0 +1,207 @@
+import CMarbleDriving
+import Dispatch
+@_spi(Internals) import Signals
+import Synchronization
+
+/// Awaits drive: the loop that runs a world's work while its root waits.
+///
+/// It runs on the world's own serial queue (a thread outside the cooperative pool, which it may
+/// block): the root's jobs and every other ready job of the world, one at a time, in the order
+/// the schedulers' choice point gives; when none is ready and the root waits, the top scheduler's
+/// next due action (moving its clock); when nothing is due, it decides between a deadlock and a
+/// wait on something outside. While the root runs, nothing else of the world does, unless the
+/// root drives it itself (`advance`, `run`, `flush`).
+extension World {
+  /// Something of the world changed — a job is ready, a sleep began, work arrived from outside:
+  /// the loop takes a look.
+  func wake() {
+    guard hasTaskRoot else { return }
+    let (starts, isWaiting) = state.withLock { state -> (Bool, Bool) in
+      state.hasNews = true
+      let isWaiting = state.isWaitingForArrivals
+      state.isWaitingForArrivals = false
+      guard !state.isLoopActive, !state.isClosed, !state.hasGivenUp else { return (false, isWaiting) }
+      state.isLoopActive = true
+      return (true, isWaiting)
+    }
+    if isWaiting { arrivals.signal() }
+    if starts { loop.async { self.turn() } }
+  }
+
+  /// A job of the root: made ready on the top scheduler.
+  ///
+  /// - Returns: `false` if the world has no scheduler left to run it.
+  func takeRootJob(_ job: UnownedJob, on target: TaskDriver.Target) -> Bool {
+    guard let top else { return false }
+    top.makeReady(job, on: target)
+    return true
+  }
+
+  // MARK: The loop
+
+  /// What the loop does next.
+  private enum Move {
+    case stop
+    case waitForTheRootToSuspend
+    case step
+  }
+
+  private func turn() {
+    var pause = Duration.microseconds(10)
+    while true {
+      switch nextMove() {
+      case .stop:
+        return
+      case .waitForTheRootToSuspend:
+        // The job that opened the world still runs on a thread of its own: the loop looks, less
+        // and less often, until it suspends or ends.
+        if let status = rootStatus, status.isRunning, isOpen {
+          Platform.sleep(pause)
+          pause = min(pause * 2, .milliseconds(1))
+          continue
+        }
+        state.withLock { $0.isRootRunningElsewhere = false }
+        openingJobEnded()
+        closeIfRootFinished()
+      case .step:
+        step()
+      }
+    }
+  }
+
+  private func nextMove() -> Move {
+    state.withLock { state -> Move in
+      if state.isClosed || state.hasRootFinished || state.hasGivenUp {
+        state.isLoopActive = false
+        return .stop
+      }
+      state.hasNews = false
+      return state.isRootRunningElsewhere ? .waitForTheRootToSuspend : .step
+    }
+  }
+
+  /// One step: a ready job, else (the root waits) the next due action, else the idle decision.
+  private func step() {
+    let drivers = self.drivers
+    guard let top, let core = top.core else {
+      park()
+      return
+    }
+    // NB: every step counts, jobs too (tasks that keep resuming each other), until the root runs.
+    let steps = state.withLock { state -> Int in
+      state.stepsSinceRoot += 1
+      return state.stepsSinceRoot
+    }
+    if steps > core.stepLimit {
+      giveUp(because: stepLimitReport(core: core))
+      return
+    }
+    for driver in drivers {
+      if let job = driver.takeReadyJob() {
+        run(job, of: driver)
+        return
+      }
+    }
+    if core.runNextDueAction() { return }
+    idle(top: top)
+  }
+
+  /// Runs a ready job of `driver` on this thread, as that driver's work.
+  private func run(_ job: TaskDriver.ReadyJob, of driver: TaskDriver) {
+    let id = Jobs.taskID(of: job.job)
+    let isRoot = isRoot(id)
+    driver.drain {
+      _ = driver.run(job, waitsForever: isRoot)
+    }
+    driver.forgetIfComplete(id)
+    guard isRoot else { return }
+    state.withLock { state in
+      state.rootJobs = max(0, state.rootJobs - 1)
+      state.stepsSinceRoot = 0
+    }
+    closeIfRootFinished()
+  }
+
+  /// Stops the loop until something wakes it, unless something arrived meanwhile.
+  private func park() {
+    state.withLock { state in
+      if !state.hasNews { state.isLoopActive = false }
+    }
+  }
+
+  // MARK: Nothing ready, nothing due
+
+  /// The root waits, and nothing of the world is ready or due. Work that waits on something
+  /// outside the world is given ``TaskDriver/stallTimeout`` of real time to come back; a deadlock
+  /// — nothing outside to wait for — fails at once, after a moment's grace for a resumption from
+  /// outside that gave no sign of itself.
+  private func idle(top: TaskDriver) {
+    let outside = waitsOutside()
+    let grace = outside.isEmpty ? min(top.stallTimeout, World.deadlockGrace) : top.stallTimeout
+    if waitForArrivals(upTo: grace) { return }
+    if !isOpen { return }
+    let report = outside.isEmpty ? deadlockReport(top: top) : outsideReport(top: top, outside)
+    giveUp(because: report)
+  }
+
+  /// How long a world whose work shows no sign of waiting on something outside waits for work to
+  /// arrive before it calls its state a deadlock.
+  static let deadlockGrace = Duration.milliseconds(100)
+
+  /// Waits in real time for something to wake the loop; `true` if something did.
+  private func waitForArrivals(upTo timeout: Duration) -> Bool {
+    let hasNews = state.withLock { state -> Bool in
+      if state.hasNews { return true }
+      state.isWaitingForArrivals = true
+      return false
+    }
+    if hasNews { return true }
+    let arrived = RealTime.reading {
+      arrivals.wait(timeout: RealTime.deadline(after: timeout)) == .success
+    }
+    return state.withLock { state in
+      state.isWaitingForArrivals = false
+      return arrived || state.hasNews
+    }
+  }
+
+  // MARK: Giving up
+
+  /// Records why the world cannot go on — before anything is cancelled, so that a process that
+  /// then traps (a `try!` on a cancelled sleep) still shows it — then cancels the world's work
+  /// and lets it go, so that the root's waits end.
+  func giveUp(because report: String) {
+    let drivers = state.withLock { state -> [TaskDriver]? in
+      guard !state.hasGivenUp, !state.isClosed else { return nil }
+      state.hasGivenUp = true
+      state.isLoopActive = false
+      return state.drivers
+    }
+    guard let drivers, let top = drivers.last, let core = top.core else { return }
+    let failure = TestSchedulerFailure(kind: .undrivenWork, message: report)
+    core.record(failure, isReported: true)
+    if let reporter {
+      reporter.report(report, at: core.site)
+    } else {
+      FailureReporter.report(report, at: core.site)
+    }
+    Registry.shared.withLock { $0.remove(self) }
+    var tasks: [MarblesJobRef] = []
+    for driver in drivers {
+      tasks += Registry.shared.withLock { $0.tasks(of: driver).map(\.task) }
+    }
+    for task in tasks where !Jobs.status(of: task).isComplete { Jobs.cancel(task) }
+    for driver in drivers { driver.abandon(because: failure) }
+    // The root last, in its test's own context: Swift Testing takes the cancellation of a test's
+    // task as the test's own, and records it there.
+    if let root = rootTask.map(UncheckedTask.init), !Jobs.status(of: root.task).isComplete {
+      if let reporter { reporter.run { Jobs.cancel(root.task) } } else { Jobs.cancel(root.task) }
+    }
+  }
+}
+
+/// A task pointer handed to another thread, which only cancels it while the world keeps it alive.
+private struct UncheckedTask: @unchecked Sendable {
+  // NB: @unchecked: the world retains the task until it deinitializes.
+  let task: MarblesJobRef
+}

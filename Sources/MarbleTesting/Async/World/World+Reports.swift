@@ -1,0 +1,97 @@
+import CMarbleDriving
+@_spi(Internals) import Signals
+
+/// What a world says when it cannot go on: a deadlock, a wait outside it, a step limit.
+extension World {
+  /// The name of task `id` in reports: the name `scheduler.task(name:)` gave it, "the test" for
+  /// the root, else "task N" in creation order since the world opened.
+  func name(ofTask id: UInt64) -> String {
+    if isRoot(id) { return "the test" }
+    for driver in drivers {
+      if let record = driver.core?.tasks.record(ofTask: id) { return record.name }
+    }
+    let isOurs = Registry.shared.withLock { $0.world(ofTask: id) } === self
+    return isOurs ? "task \(id - watermark)" : "a task outside the test's world (task id \(id))"
+  }
+
+  /// The unfinished tasks of the world, root first, with what each does.
+  private func unfinishedTasks() -> [(id: UInt64, status: Jobs.Status, sleepsUntil: Int?)] {
+    var tasks: [(id: UInt64, task: MarblesJobRef)] = []
+    if let rootTask, case .task(let id) = root { tasks.append((id, rootTask)) }
+    var sleeps: [UInt64: Int] = [:]
+    for driver in drivers {
+      tasks += Registry.shared.withLock { $0.tasks(of: driver) }
+      for sleep in driver.sleepingTasks {
+        if let id = sleep.taskID { sleeps[id] = sleep.wakeTick }
+      }
+    }
+    return tasks.compactMap { entry in
+      let status = Jobs.status(of: entry.task)
+      return status.isComplete ? nil : (entry.id, status, sleeps[entry.id])
+    }
+  }
+
+  /// What of the world waits on something outside it, as text; empty when nothing does.
+  func waitsOutside() -> [String] {
+    var outside: [String] = []
+    let tasks = unfinishedTasks()
+    let ours = Set(tasks.map(\.id))
+    for (id, status, _) in tasks {
+      if case .task(let other) = status.dependency, !ours.contains(other) {
+        outside.append("\(name(ofTask: id)) waits for the value of \(name(ofTask: other))")
+      } else if status.isRunning {
+        outside.append("\(name(ofTask: id)) runs outside the world's thread (a thread, or an actor another test's work holds)")
+      } else if status.isEnqueued || status.dependency == .executor {
+        outside.append("\(name(ofTask: id)) waits for its turn on an actor or the main actor, which runs work outside the test's world")
+      }
+    }
+    for driver in drivers {
+      if driver.hasTasksWaitingForTheMainActor {
+        outside.append("work of the world waits for the main actor, which never came free")
+      }
+      outside += driver.notes
+    }
+    return outside
+  }
+
+  /// The report of a deadlock: the root waits, nothing is ready or due, and nothing outside the
+  /// world is being waited for.
+  func deadlockReport(top: TaskDriver) -> String {
+    let tick = top.core?.now ?? 0
+    let lines = unfinishedTasks().map { id, status, _ -> String in
+      "  - \(name(ofTask: id)) " + waitDescription(status)
+    }
+    return "The test's world is deadlocked at tick \(tick): the test waits, and nothing in its "
+      + "world is ready to run or due at a later tick.\n" + lines.joined(separator: "\n")
+      + "\nNothing will ever resume them, so the world's work was cancelled, to end the test's "
+      + "waits. (A scheduler made at \(top.core?.site.description ?? "?").)"
+  }
+
+  private func waitDescription(_ status: Jobs.Status) -> String {
+    switch status.dependency {
+    case .task(let other): "waits for the value of \(name(ofTask: other))"
+    case .continuation:
+      "waits for a continuation that nothing in the world resumes (withCheckedContinuation, an "
+        + "AsyncStream's next() whose producer is done or waits too)"
+    case .group: "waits for the children of its task group"
+    case .executor: "waits for its turn on an actor"
+    case nil: "is suspended"
+    }
+  }
+
+  /// The report of a world whose work waited on something outside it for the stall timeout.
+  func outsideReport(top: TaskDriver, _ outside: [String]) -> String {
+    let tick = top.core?.now ?? 0
+    return "The test's world waited \(top.stallTimeout) of real time at tick \(tick) for work "
+      + "outside it, and nothing came: " + outside.joined(separator: "; ")
+      + ". The world's work was cancelled, to end the test's waits. (A scheduler made at "
+      + "\(top.core?.site.description ?? "?").)"
+  }
+
+  /// The report of a world that ran its step limit while its root waited.
+  func stepLimitReport(core: SchedulerCore) -> String {
+    "The test's world ran \(core.stepLimit) steps (its scheduler's stepLimit) at tick "
+      + "\(core.now) while the test waited, without the test going on. What kept it going: "
+      + core.stepLimitCause() + ". The world's work was cancelled, to end the test's waits."
+  }
+}

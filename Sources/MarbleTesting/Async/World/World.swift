@@ -1,0 +1,358 @@
+import CMarbleDriving
+import Dispatch
+@_spi(Internals) import Signals
+import Synchronization
+
+/// One test's virtual time: opened with the test, closed with it.
+///
+/// The rules (the article "How it works" explains the machinery):
+///
+/// - A world has a **root**: the task that opened it (the test function's task, or the one that
+///   called `withVirtualTime`), or — for a synchronous opening — the thread that did, for the
+///   length of the call. Outside any test a world has no root and holds only what its schedulers
+///   run.
+/// - It holds every task, job, sleep, reading of time and `asyncAfter` started from inside it:
+///   a task belongs to the world whose work enqueued it first (the runtime enqueues a new task
+///   from its creator), and a job that is not a task's (an actor's) to the world whose work
+///   enqueues it. Belonging travels with the task; a thread belongs to a world only while it runs
+///   that world's work.
+/// - It has a **stack of schedulers**. The first is its clock, kept until the world closes (so
+///   `_ = TestScheduler()` keeps the test virtual); one made inside it is pushed, and popped when
+///   it is released. New tasks belong to the scheduler on top.
+/// - **Awaits drive**: while the root waits and no job of the world is ready, the world moves the
+///   top scheduler's clock to its next due action and runs it, and repeats until the root can go
+///   on. Explicit `advance`, `run` and `flush` keep their meaning, and mix with awaits.
+/// - **Deadlock**: when the root waits, nothing is ready or due, and no work of the world waits
+///   on something outside it, the test fails at once, naming every waiting task and what it waits
+///   for. Waiting on something outside is given ``stallTimeout`` of real time. Either way the
+///   failure is recorded first, then the world's work is cancelled so that the root's waits end.
+/// - It **closes** when its test or closure ends, whoever still holds a scheduler: pending work is
+///   cancelled, and every reading, sleep and task of the process is real again.
+package final class World: @unchecked Sendable {
+  // NB: @unchecked: every mutable field is behind `state`; the rest is set once.
+
+  /// Whose code opened the world.
+  package enum Root: Sendable, Equatable {
+    /// A task: the world's awaits drive.
+    case task(UInt64)
+    /// A thread with no task, or synchronous code, for the length of a call.
+    case thread(UInt)
+    /// No root: a scheduler made outside any test.
+    case none
+  }
+
+  /// What opened the world, for its close.
+  package enum Opening: Sendable, Equatable {
+    /// `withVirtualTime` or the trait: closed when the call returns.
+    case scope
+    /// A `TestScheduler()` made in a test with no world open: closed when the test ends.
+    case test(RunningTest)
+    /// A `TestScheduler()` made outside any test: closed when its last scheduler is released.
+    case outsideTests
+  }
+
+  let root: Root
+  let opening: Opening
+  /// Tasks with a larger id were created after the world opened.
+  let watermark: UInt64
+  /// The root task, retained while the world is open, whose status says whether it runs, waits
+  /// or has finished.
+  nonisolated(unsafe) let rootTask: MarblesJobRef?
+  /// Where the world drives while its root waits.
+  let loop = DispatchQueue(label: "marbles.world")
+  let state = Locked(State())
+  /// Wakes a loop that waits in real time for work from outside.
+  let arrivals = DispatchSemaphore(value: 0)
+  /// Reports the world's failures on its test, from whichever thread finds them.
+  let reporter: (any WorldReporter)?
+  /// Whether the job that opened the world (on a thread of its own) has ended.
+  private let hasOpeningJobEnded = Atomic(false)
+
+  struct State {
+    /// The schedulers' drivers, bottom first.
+    var drivers: [TaskDriver] = []
+    /// The root's stack: the drivers made by the root, bottom first. Its top owns the root's
+    /// jobs and the tasks the root starts.
+    var rootStack: [TaskDriver] = []
+    /// The drivers made by other tasks of the world, each with the task that made it and the
+    /// driver that task had before: the task and what it starts belong to the new one until it is
+    /// released.
+    var madeByTasks: [ObjectIdentifier: (task: UInt64, previous: TaskDriver)] = [:]
+    /// The first scheduler's engine: the world's clock until it closes.
+    var anchor: SchedulerCore?
+    var isClosed = false
+    /// Whether the root's current job runs on a thread of its own (the job that opened the
+    /// world), rather than on the world's loop.
+    var isRootRunningElsewhere = true
+    var hasRootFinished = false
+    /// How many of the root's jobs are ready or running on the loop.
+    var rootJobs = 0
+    /// Whether the loop is turning, or scheduled to.
+    var isLoopActive = false
+    /// Whether something arrived since the loop last looked.
+    var hasNews = false
+    /// How many steps the loop ran since the root last ran.
+    var stepsSinceRoot = 0
+    /// Whether the world gave its work up (a deadlock, a step limit, waiting outside too long).
+    var hasGivenUp = false
+    /// Whether the loop waits in real time on ``World/arrivals``.
+    var isWaitingForArrivals = false
+  }
+
+  private init(root: Root, rootTask: MarblesJobRef?, opening: Opening) {
+    self.root = root
+    self.opening = opening
+    // NB: made before the world is registered, so that the reporter's own task is none of it.
+    reporter = opening == .outsideTests ? nil : TestFramework.makeReporter()
+    if let rootTask { Jobs.retain(rootTask) }
+    self.rootTask = rootTask
+    watermark = Jobs.nextTaskID()
+  }
+
+  deinit {
+    if let rootTask { Jobs.release(rootTask) }
+  }
+
+  // MARK: Finding and opening
+
+  /// The open world whose code runs here: the world of the work this thread runs, or of the
+  /// current task.
+  package static var current: World? {
+    if let driver = TaskDriver.current, !driver.hasLetGo { return driver.world }
+    guard Registry.openWorlds.load(ordering: .acquiring) > 0 else { return nil }
+    guard let task = Jobs.currentTaskID else {
+      let thread = ThreadSlot.threadID
+      return Registry.shared.withLock { $0.world(rootedAtThread: thread) }
+    }
+    return Registry.shared.withLock { $0.world(ofTask: task) }
+  }
+
+  /// The world a new scheduler joins: the one open here, or one opened now for the test that is
+  /// running (by its task, or its thread where no task is current), or, outside any test, one of
+  /// the scheduler's own.
+  static func forNewScheduler() -> World {
+    if let world = current, world.isOpen { return world }
+    let test = TestFramework.runningTest
+    let opening: Opening = test.map { .test($0) } ?? .outsideTests
+    if test == nil { return open(root: .none, rootTask: nil, opening: opening) }
+    if let task = Jobs.currentTask {
+      return open(root: .task(swift_task_getJobTaskId(task)), rootTask: task, opening: opening)
+    }
+    return open(root: .thread(ThreadSlot.threadID), rootTask: nil, opening: opening)
+  }
+
+  /// Opens a world for the code running here: the current task, or this thread where no task is
+  /// current.
+  package static func openScope() -> World {
+    if let task = Jobs.currentTask {
+      return open(root: .task(swift_task_getJobTaskId(task)), rootTask: task, opening: .scope)
+    }
+    return open(root: .thread(ThreadSlot.threadID), rootTask: nil, opening: .scope)
+  }
+
+  private static func open(root: Root, rootTask: MarblesJobRef?, opening: Opening) -> World {
+    RuntimeHooks.worldOpens()
+    let world = World(root: root, rootTask: rootTask, opening: opening)
+    Registry.shared.withLock { $0.add(world) }
+    if case .test(let test) = opening { TestFramework.closeWhenTestEnds(world, test) }
+    // The loop starts by waiting for the job that opened the world to suspend.
+    world.wake()
+    return world
+  }
+
+  /// Whether the world is still open.
+  package var isOpen: Bool {
+    state.withLock { !$0.isClosed }
+  }
+
+  /// Whether the world's awaits drive: its root is a task.
+  var hasTaskRoot: Bool {
+    if case .task = root { return true }
+    return false
+  }
+
+  // MARK: The stack of schedulers
+
+  /// Pushes a new scheduler's driver: from now on the code that made it — the root, or a task of
+  /// the world — reads its clock, and the tasks that code starts belong to it. The first is the
+  /// world's clock for as long as the world is open.
+  func push(_ driver: TaskDriver) {
+    let maker = Jobs.currentTaskID
+    let previous: TaskDriver? =
+      if let maker, !isRoot(maker), Registry.shared.withLock({ $0.world(ofTask: maker) }) === self {
+        Registry.shared.withLock { $0.reown(maker, by: driver) }
+      } else {
+        nil
+      }
+    let isOpen = state.withLock { state -> Bool in
+      guard !state.isClosed else { return false }
+      if state.anchor == nil, opening != .outsideTests { state.anchor = driver.core }
+      state.drivers.append(driver)
+      if let maker, let previous {
+        state.madeByTasks[ObjectIdentifier(driver)] = (maker, previous)
+      } else {
+        state.rootStack.append(driver)
+      }
+      return true
+    }
+    if isOpen { enterHere(driver, madeByTask: previous != nil) }
+  }
+
+  /// Pops a scheduler that is released: below it, the one the code that made it had before. The
+  /// world's first scheduler stays until the world closes.
+  func pop(_ driver: TaskDriver) {
+    let (madeBy, top, isEmpty) = state.withLock {
+      state -> ((task: UInt64, previous: TaskDriver)?, TaskDriver?, Bool) in
+      state.drivers.removeAll { $0 === driver }
+      state.rootStack.removeAll { $0 === driver }
+      let madeBy = state.madeByTasks.removeValue(forKey: ObjectIdentifier(driver))
+      return (madeBy, state.rootStack.last, state.drivers.isEmpty)
+    }
+    if let madeBy {
+      _ = Registry.shared.withLock { $0.reown(madeBy.task, by: madeBy.previous) }
+      if TaskDriver.current === driver { madeBy.previous.enterRunningJob(of: Jobs.currentTask) }
+    } else if let top, TaskDriver.current === driver {
+      enterHere(top, madeByTask: false)
+    }
+    if isEmpty, opening == .outsideTests { close() }
+  }
+
+  /// Whether `core` is the world's clock, kept until the world closes.
+  func keeps(_ core: SchedulerCore) -> Bool {
+    state.withLock { !$0.isClosed && $0.anchor === core }
+  }
+
+  /// Whether the code running here is `driver`'s world's: its root, or work it drives (always
+  /// true for a driver with no world).
+  static func isRunningCode(of driver: TaskDriver) -> Bool {
+    guard let world = driver.world else { return true }
+    return current === world
+  }
+
+  /// The scheduler on top of the root's stack: it owns the root's jobs, and its clock moves
+  /// while the root waits.
+  var top: TaskDriver? {
+    state.withLock { $0.rootStack.last ?? $0.drivers.first }
+  }
+
+  /// Every scheduler of the world, top first.
+  var drivers: [TaskDriver] {
+    state.withLock { $0.drivers.reversed() }
+  }
+
+  /// Makes the code running on this thread the world's, with `driver`'s clock: for the rest of
+  /// the root's job that opened the world (it runs on a thread of its own), or of the synchronous
+  /// call. The loop marks the jobs it runs itself.
+  private func enterHere(_ driver: TaskDriver, madeByTask: Bool) {
+    if madeByTask {
+      driver.enterRunningJob(of: Jobs.currentTask)
+      return
+    }
+    switch root {
+    case .task(let id) where Jobs.currentTaskID == id:
+      driver.enterRunningJob(of: Jobs.currentTask)
+    case .thread(let thread) where thread == ThreadSlot.threadID && Jobs.currentTask == nil:
+      driver.enterRunningJob(of: nil)
+    case .thread(let thread) where thread == ThreadSlot.threadID:
+      driver.enterRunningJob(of: Jobs.currentTask)
+    default:
+      break
+    }
+  }
+
+  // MARK: The root
+
+  /// Whether task `id` is this world's root.
+  func isRoot(_ id: UInt64?) -> Bool {
+    guard let id, case .task(let root) = root else { return false }
+    return id == root
+  }
+
+  /// The root's status, if it is a task.
+  var rootStatus: Jobs.Status? {
+    rootTask.map { Jobs.status(of: $0) }
+  }
+
+  /// A job of the root is ready: the loop runs it. The job that opened the world has ended.
+  func rootJobIsReady() {
+    state.withLock { state in
+      state.rootJobs += 1
+      state.isRootRunningElsewhere = false
+      state.stepsSinceRoot = 0
+    }
+    openingJobEnded()
+    wake()
+  }
+
+  /// Whether the job that opened the world may still be running on the thread it opened on.
+  var isOpeningJobRunning: Bool {
+    !hasOpeningJobEnded.load(ordering: .acquiring)
+  }
+
+  /// The job that opened the world has ended: a mark of its thread stands for nothing any more.
+  func openingJobEnded() {
+    guard !hasOpeningJobEnded.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    for driver in drivers { driver.clock.endOpening() }
+  }
+
+  // MARK: Closing
+
+  /// Closes the world: its pending work is cancelled and let go, every scheduler of it stops
+  /// driving, its clock lets go of the readings, and nothing of it is routed any more. Whoever
+  /// still holds a scheduler of it keeps a scheduler of signals and actions only.
+  ///
+  /// - Returns: What was still waiting when it closed, to name in a warning.
+  @discardableResult
+  package func close() -> [String] {
+    let drivers = state.withLock { state -> [TaskDriver]? in
+      guard !state.isClosed else { return nil }
+      state.isClosed = true
+      defer {
+        state.drivers = []
+        state.rootStack = []
+        state.madeByTasks = [:]
+        state.anchor = nil
+      }
+      return state.drivers
+    }
+    guard let drivers else { return [] }
+    let waiting = drivers.flatMap { $0.waitingDescriptions() }
+    Registry.shared.withLock { $0.remove(self) }
+    for driver in drivers {
+      driver.abandon(
+        because: TestSchedulerFailure(
+          kind: .undrivenWork,
+          message: "The world of the test closed with this work still pending; it was cancelled "
+            + "and let go."))
+      driver.clock.release()
+      let tasks = Registry.shared.withLock { $0.forgetTasks(of: driver) }
+      for task in tasks { Jobs.release(task) }
+    }
+    // The world's clock: its pending closures may hold what holds it.
+    drivers.first?.core?.removeAll()
+    if let current = TaskDriver.current, drivers.contains(where: { $0 === current }) {
+      current.leaveRunningJob()
+    }
+    arrivals.signal()
+    reporter?.finishSoon()
+    RuntimeHooks.worldCloses()
+    return waiting
+  }
+
+  /// Closes the world when the root task has finished; `true` if it had.
+  @discardableResult
+  func closeIfRootFinished() -> Bool {
+    guard let status = rootStatus, status.isComplete else { return false }
+    state.withLock { $0.hasRootFinished = true }
+    if opening != .scope { close() }
+    return true
+  }
+}
+
+/// The test a world was opened for, as the test framework names it.
+package enum RunningTest: Hashable, Sendable {
+  /// A Swift Testing test case (its test's id and its case's, as text).
+  case swiftTesting(String)
+  /// An XCTest test case (its name).
+  case xcTest(String)
+}

@@ -1,0 +1,214 @@
+import Dispatch
+package import MarbleTesting
+import Synchronization
+import Testing
+import XCTest
+
+/// How the test's world reaches the test framework that runs it: which test is running, how to
+/// report on it from any thread, and when an XCTest test case ends. `MarbleTesting` finds this
+/// type by name at its first world (`TestFramework`); nothing is registered when the process
+/// loads.
+package enum WorldBridge: TestFrameworkBridge {
+  package static var runningTest: RunningTest? {
+    if let test = Test.current {
+      let testCase = Test.Case.current.map { "\($0)" } ?? ""
+      return .swiftTesting("\(test.id)|\(testCase)")
+    }
+    return XCTestWatcher.shared.runningTest
+  }
+
+  package static func makeReporter() -> any WorldReporter {
+    Test.current != nil ? SwiftTestingReporter() : DirectReporter()
+  }
+
+  package static func closeWhenTestEnds(_ world: World, _ test: RunningTest) {
+    if case .xcTest = test { XCTestWatcher.shared.close(world, whenEnds: test) }
+  }
+}
+
+/// Reports on the test from wherever it is called: XCTest records a failure for the running test
+/// case from any thread; outside a Swift Testing test's task, an issue goes to both frameworks.
+struct DirectReporter: WorldReporter {
+  func report(_ message: String, at site: SchedulerSite) {
+    reportIssue(
+      message, fileID: site.fileID, filePath: site.filePath, line: site.line, column: site.column)
+  }
+
+  func warn(_ message: String, at site: SchedulerSite) {
+    reportWarning(
+      message, fileID: site.fileID, filePath: site.filePath, line: site.line, column: site.column)
+  }
+
+  func run(_ work: @escaping @Sendable () -> Void) {
+    work()
+  }
+
+  func finish() async {}
+  func finishSoon() {}
+}
+
+/// Reports on a Swift Testing test from any thread: a task made on the test's own task (so it
+/// carries `Test.current`) records each message as an issue of that test.
+final class SwiftTestingReporter: WorldReporter {
+  private struct Message: Sendable {
+    enum Kind: Sendable {
+      case issue(String, SchedulerSite)
+      case warning(String, SchedulerSite)
+      case work(@Sendable () -> Void)
+    }
+
+    var kind: Kind
+    var done: DispatchSemaphore
+  }
+
+  private let messages: AsyncStream<Message>.Continuation
+  private let recorder: Task<Void, Never>
+
+  init() {
+    let (stream, messages) = AsyncStream.makeStream(of: Message.self)
+    self.messages = messages
+    recorder = Task {
+      for await message in stream {
+        switch message.kind {
+        case .issue(let text, let site): DirectReporter().report(text, at: site)
+        case .warning(let text, let site): DirectReporter().warn(text, at: site)
+        case .work(let work): work()
+        }
+        message.done.signal()
+      }
+    }
+  }
+
+  func report(_ message: String, at site: SchedulerSite) {
+    deliver(message, at: site, isWarning: false)
+  }
+
+  func warn(_ message: String, at site: SchedulerSite) {
+    deliver(message, at: site, isWarning: true)
+  }
+
+  func run(_ work: @escaping @Sendable () -> Void) {
+    if Test.current != nil { return work() }
+    _ = send(.work(work))
+  }
+
+  /// Records on the test's own task directly; from elsewhere, through the recorder, waiting (a
+  /// bounded time) until it is recorded.
+  private func deliver(_ text: String, at site: SchedulerSite, isWarning: Bool) {
+    if Test.current != nil {
+      DirectReporter().deliver(text, at: site, isWarning: isWarning)
+      return
+    }
+    if !send(isWarning ? .warning(text, site) : .issue(text, site)) {
+      Platform.printError("\(site.filePath):\(site.line): error: \(text)\n")
+    }
+  }
+
+  /// Hands `kind` to the recorder and waits for it, at most two seconds of real time.
+  private func send(_ kind: Message.Kind) -> Bool {
+    let done = DispatchSemaphore(value: 0)
+    messages.yield(Message(kind: kind, done: done))
+    return done.wait(timeout: .now() + .seconds(2)) == .success
+  }
+
+  func finish() async {
+    messages.finish()
+    await recorder.value
+  }
+
+  func finishSoon() {
+    messages.finish()
+  }
+}
+
+extension DirectReporter {
+  fileprivate func deliver(_ text: String, at site: SchedulerSite, isWarning: Bool) {
+    if isWarning { warn(text, at: site) } else { report(text, at: site) }
+  }
+}
+
+/// Which XCTest test case runs, seen through XCTest's observation API (registered at the first
+/// world, not when the process loads), and the worlds to close when it finishes.
+final class XCTestWatcher: NSObject, XCTestObservation, @unchecked Sendable {
+  // NB: @unchecked: every mutable field is behind `state`.
+  static let shared: XCTestWatcher = {
+    let watcher = XCTestWatcher()
+    XCTestObservationCenter.shared.addTestObserver(watcher)
+    return watcher
+  }()
+
+  private struct State {
+    /// Whether the watcher has seen the run begin: until it has, it does not know whether a test
+    /// case is running now (it may have been registered in the middle of one).
+    var hasSeenTheRun = false
+    var running: RunningCase?
+    var worlds: [String: [World]] = [:]
+  }
+
+  private let state = Mutex(State())
+
+  /// The XCTest test case running now, if any. Registered in the middle of a test case (the
+  /// first world of the process opened inside one), the watcher takes it that one is running.
+  var runningTest: RunningTest? {
+    state.withLock { state in
+      if let running = state.running { return .xcTest(running.testCase.name) }
+      return state.hasSeenTheRun ? nil : .xcTest("")
+    }
+  }
+
+  /// Closes `world` when `test` finishes: right after its teardown, before XCTest stops its
+  /// clock, where the test case is known; else when XCTest says it finished.
+  func close(_ world: World, whenEnds test: RunningTest) {
+    guard case .xcTest(let name) = test else { return }
+    let running = state.withLock { state -> RunningCase? in
+      state.worlds[name, default: []].append(world)
+      return state.running?.testCase.name == name ? state.running : nil
+    }
+    running?.testCase.addTeardownBlock { world.close() }
+  }
+
+  func testBundleWillStart(_ testBundle: Bundle) {
+    closeWorldsOpenedBeforeTheRun()
+  }
+
+  func testSuiteWillStart(_ testSuite: XCTestSuite) {
+    closeWorldsOpenedBeforeTheRun()
+  }
+
+  func testCaseWillStart(_ testCase: XCTestCase) {
+    closeWorldsOpenedBeforeTheRun()
+    let running = RunningCase(testCase: testCase)
+    state.withLock { $0.running = running }
+  }
+
+  /// A watcher registered before the run (a scheduler made as a test case's property, when
+  /// XCTest makes its test cases) learns it now: the worlds it took for a running test's were
+  /// made outside any test, and close before the first test runs.
+  private func closeWorldsOpenedBeforeTheRun() {
+    let worlds = state.withLock { state -> [World] in
+      guard !state.hasSeenTheRun else { return [] }
+      state.hasSeenTheRun = true
+      return state.worlds.removeValue(forKey: "") ?? []
+    }
+    for world in worlds { world.close() }
+  }
+
+  func testCaseDidFinish(_ testCase: XCTestCase) {
+    let worlds = state.withLock { state -> [World] in
+      state.hasSeenTheRun = true
+      state.running = nil
+      // A watcher registered in the middle of a test case filed its worlds under "".
+      return (state.worlds.removeValue(forKey: testCase.name) ?? [])
+        + (state.worlds.removeValue(forKey: "") ?? [])
+    }
+    for world in worlds { world.close() }
+  }
+}
+
+/// The XCTest test case running now, held across threads.
+///
+/// NB: @unchecked: XCTest's test case is not `Sendable`; the watcher only reads its name and adds
+/// a teardown block, both of which XCTest allows from the test's own thread, where worlds open.
+private struct RunningCase: @unchecked Sendable {
+  let testCase: XCTestCase
+}
