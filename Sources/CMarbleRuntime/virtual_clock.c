@@ -21,6 +21,7 @@
 // `clock_gettime_nsec_np`, `mach_absolute_time`, `mach_continuous_time` and `gettimeofday`, which
 // dyld honours for images present at launch; elsewhere readings stay real.
 #include "CMarbleRuntime.h"
+#include "internal.h"
 
 #if defined(__linux__)
 #define _GNU_SOURCE
@@ -73,6 +74,9 @@ struct marbles_virtual_clock {
   int64_t thawed_at;
   /// How many opening jobs have ended (see marbles_clock_end_opening).
   uint64_t openings;
+  /// How much work that readers of this clock handed to a thread or queue outside it is under
+  /// way (see marbles_outside_begin).
+  int64_t outside;
   marbles_virtual_clock *next_free;
 };
 
@@ -83,6 +87,17 @@ static uint64_t last_generation;
 static __thread marbles_clock_scope scope;
 static __thread int real_depth;
 static __thread uint64_t reading_count;
+
+/// How far this thread's readings of one clock run ahead of its virtual time because the thread
+/// blocked in the kernel while virtual time stood still (see marbles_waited): a wait that blocks
+/// for real time moves the thread's readings on by as much, and virtual time that moves later
+/// takes the lead back, so the thread's readings never go backwards.
+static __thread struct {
+  marbles_virtual_clock *clock;
+  uint64_t generation;
+  int64_t elapsed;
+  int64_t offset;
+} waited;
 
 /// A thread that keeps reading one virtual instant — a blocking sleep that reads the clock to know
 /// when it is done (`Thread.sleep`), a busy-wait on the clock — waits for time that cannot move
@@ -229,6 +244,7 @@ marbles_virtual_clock *marbles_clock_create(uint64_t *created) {
   __atomic_store_n(&clock->frozen_limit, 0, __ATOMIC_RELAXED);
   __atomic_store_n(&clock->thawed, 0, __ATOMIC_RELAXED);
   __atomic_store_n(&clock->thawed_at, 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&clock->outside, 0, __ATOMIC_RELAXED);
   __atomic_store_n(&clock->generation, generation, __ATOMIC_RELEASE);
   *created = generation;
   return clock;
@@ -258,6 +274,7 @@ marbles_clock_scope marbles_clock_enter(
     marbles_virtual_clock *clock, uint64_t generation, marbles_scope_kind kind, const void *task) {
   marbles_clock_scope previous = scope;
   frozen.clock = 0;
+  waited.clock = 0;
   scope.clock = kind == MARBLES_SCOPE_NONE ? 0 : clock;
   scope.generation = generation;
   scope.kind = scope.clock ? kind : MARBLES_SCOPE_NONE;
@@ -284,6 +301,7 @@ static bool task_is_running(const void *task) {
 
 void marbles_clock_restore(marbles_clock_scope previous) {
   frozen.clock = 0;
+  waited.clock = 0;
   scope = previous;
 }
 
@@ -378,14 +396,72 @@ static int64_t thawed_by(marbles_virtual_clock *clock, uint64_t generation, int6
   return 0;
 }
 
+static bool virtual_reading(int id, int64_t *nanoseconds);
+
+/// How far this thread's readings of `clock` run ahead of virtual time `elapsed` (see `waited`).
+static int64_t waited_offset(marbles_virtual_clock *clock, uint64_t generation, int64_t elapsed) {
+  if (waited.clock != clock || waited.generation != generation) return 0;
+  if (elapsed != waited.elapsed) {
+    int64_t moved = elapsed - waited.elapsed;
+    waited.offset = moved > 0 && waited.offset > moved ? waited.offset - moved : 0;
+    waited.elapsed = elapsed;
+  }
+  return waited.offset;
+}
+
 /// A clock's reading of `epoch`'s clock now, or `false` if it was let go meanwhile.
 static bool virtual_value(
     marbles_virtual_clock *clock, uint64_t generation, int64_t epoch, int64_t *value) {
   int64_t elapsed = __atomic_load_n(&clock->elapsed, __ATOMIC_ACQUIRE);
   if (__atomic_load_n(&clock->generation, __ATOMIC_ACQUIRE) != generation) return false;
-  *value = epoch + elapsed + thawed_by(clock, generation, elapsed);
+  *value = epoch + elapsed + thawed_by(clock, generation, elapsed) +
+           waited_offset(clock, generation, elapsed);
   return true;
 }
+
+void marbles_waited(int64_t nanoseconds) {
+  if (nanoseconds <= 0 || !scope.clock) return;
+  uint64_t generation;
+  marbles_virtual_clock *clock = live_clock(&generation);
+  if (!clock) return;
+  int64_t elapsed = __atomic_load_n(&clock->elapsed, __ATOMIC_ACQUIRE);
+  if (waited.clock != clock || waited.generation != generation) {
+    waited.clock = clock;
+    waited.generation = generation;
+    waited.elapsed = elapsed;
+    waited.offset = 0;
+  } else {
+    (void)waited_offset(clock, generation, elapsed);
+  }
+  waited.offset += nanoseconds;
+}
+
+bool marbles_outside_begin(marbles_outside_work *work) {
+  if (!scope.clock) return false;
+  uint64_t generation;
+  marbles_virtual_clock *clock = live_clock(&generation);
+  if (!clock) return false;
+  __atomic_fetch_add(&clock->outside, 1, __ATOMIC_ACQ_REL);
+  work->clock = clock;
+  work->generation = generation;
+  return true;
+}
+
+void marbles_outside_end(const marbles_outside_work *work) {
+  if (__atomic_load_n(&work->clock->generation, __ATOMIC_ACQUIRE) != work->generation) return;
+  __atomic_fetch_sub(&work->clock->outside, 1, __ATOMIC_ACQ_REL);
+}
+
+int64_t marbles_clock_outside_work(marbles_virtual_clock *clock, uint64_t generation) {
+  if (__atomic_load_n(&clock->generation, __ATOMIC_ACQUIRE) != generation) return 0;
+  return __atomic_load_n(&clock->outside, __ATOMIC_ACQUIRE);
+}
+
+bool marbles_virtual_now(int id, int64_t *nanoseconds) {
+  return scope.clock && virtual_reading(id, nanoseconds);
+}
+
+int64_t marbles_real_now_of(int id) { return real_reading(id); }
 
 /// The virtual reading of clock id `id` on this thread, if it is virtual.
 static bool virtual_reading(int id, int64_t *nanoseconds) {

@@ -10,6 +10,7 @@
 // (a static link keeps libdispatch's own: timers stay real there). Darwin (written for, not built
 // here): DYLD_INTERPOSE.
 #include "CMarbleRuntime.h"
+#include "internal.h"
 
 #if defined(__linux__)
 #define _GNU_SOURCE
@@ -45,6 +46,7 @@ typedef void (*block_release_fn)(const void *);
 typedef void (*dispatch_after_fn)(uint64_t, void *, void *);
 typedef void (*dispatch_async_f_fn)(void *, void *, void (*)(void *));
 typedef void (*dispatch_set_timer_fn)(void *, uint64_t, uint64_t, uint64_t);
+typedef void (*dispatch_async_fn)(void *, void *);
 
 /// A symbol of a library the process has loaded (BlocksRuntime, libdispatch), or of the next one
 /// after this image.
@@ -60,17 +62,11 @@ static void *resolve(void **cache, void *handle, const char *name) {
 
 /// The function a wrapper stands in front of (see wrappers.h).
 static void *resolve_real(void **cache, const char *interceptor, const char *name) {
-  void *symbol = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
-  if (!symbol) {
-    symbol = marbles_real_function(interceptor, name);
-    if (!symbol) abort();
-    __atomic_store_n(cache, symbol, __ATOMIC_RELEASE);
-  }
-  return symbol;
+  return marbles_resolve_real(cache, interceptor, name);
 }
 
 static void *block_copy_symbol, *block_release_symbol, *after_symbol, *async_f_symbol,
-    *set_timer_symbol, *main_queue_symbol;
+    *set_timer_symbol, *main_queue_symbol, *async_symbol;
 
 static void *block_copy(void *block) {
   return ((block_copy_fn)resolve(&block_copy_symbol, RTLD_DEFAULT, "_Block_copy"))(block);
@@ -99,6 +95,36 @@ MARBLES_WRAPPER void dispatch_after(uint64_t when, void *queue, void *block) {
   }
   ((dispatch_after_fn)resolve_real(&after_symbol, "__interceptor_dispatch_after", "dispatch_after"))(
       when, queue, block);
+}
+
+/// A block handed to `dispatch_async` by a reader of virtual time, counted as work outside its
+/// world until it has run.
+typedef struct {
+  void *block;
+  marbles_outside_work work;
+} marbles_counted_block;
+
+static void run_counted(void *context) {
+  marbles_counted_block *counted = context;
+  marbles_block_run(counted->block);
+  marbles_outside_end(&counted->work);
+  free(counted);
+}
+
+MARBLES_WRAPPER void dispatch_async(void *queue, void *block) {
+  marbles_outside_work work;
+  if (marbles_outside_begin(&work)) {
+    marbles_counted_block *counted = malloc(sizeof(marbles_counted_block));
+    if (counted) {
+      counted->block = block_copy(block);
+      counted->work = work;
+      marbles_dispatch_async(queue, counted, run_counted);
+      return;
+    }
+    marbles_outside_end(&work);
+  }
+  ((dispatch_async_fn)resolve_real(&async_symbol, "__interceptor_dispatch_async", "dispatch_async"))(
+      queue, block);
 }
 
 MARBLES_WRAPPER void dispatch_source_set_timer(

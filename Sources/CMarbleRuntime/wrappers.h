@@ -10,6 +10,7 @@
 
 #if defined(__linux__)
 #include <dlfcn.h>
+#include <stdlib.h>
 
 #if defined(__has_feature)
 #if __has_feature(thread_sanitizer)
@@ -34,6 +35,18 @@ static inline void *marbles_real_function(const char *interceptor, const char *n
   (void)interceptor;
 #endif
   return dlsym(RTLD_NEXT, name);
+}
+
+/// ``marbles_real_function``, looked up once into `cache`; aborts if there is none (a wrapper in
+/// a process without the function it stands for cannot go on).
+static inline void *marbles_resolve_real(void **cache, const char *interceptor, const char *name) {
+  void *symbol = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
+  if (!symbol) {
+    symbol = marbles_real_function(interceptor, name);
+    if (!symbol) abort();
+    __atomic_store_n(cache, symbol, __ATOMIC_RELEASE);
+  }
+  return symbol;
 }
 
 #elif defined(__APPLE__)

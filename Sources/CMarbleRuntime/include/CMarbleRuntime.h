@@ -87,6 +87,11 @@ marbles_clock_scope marbles_clock_enter(
 /// Puts back a scope that `marbles_clock_enter` returned.
 void marbles_clock_restore(marbles_clock_scope scope);
 
+/// How much work the readers of `clock` handed to threads and queues outside its world is under
+/// way: threads they started that have not ended, blocks they gave `dispatch_async` that have not
+/// run.
+int64_t marbles_clock_outside_work(marbles_virtual_clock *_Nonnull clock, uint64_t generation);
+
 /// Whether a reading on this thread, now, is virtual.
 bool marbles_reads_virtual_time(void);
 

@@ -53,6 +53,12 @@ final class VirtualClockSlot: @unchecked Sendable {
     return .nanoseconds(elapsed)
   }
 
+  /// How much work readers of this clock handed to threads and Dispatch queues outside its world
+  /// is under way (threads not ended, `dispatch_async` blocks not run).
+  var outsideWork: Int {
+    Int(marbles_clock_outside_work(pointer, generation))
+  }
+
   /// How far after tick 0 a Dispatch deadline falls, or `nil` for `DISPATCH_TIME_FOREVER`.
   func offset(ofDispatchTime when: UInt64) -> Duration? {
     var offset: Int64 = 0
@@ -91,9 +97,9 @@ final class VirtualClockSlot: @unchecked Sendable {
 }
 
 /// Real time for Marbles' own waits, wherever they run.
-enum RealTime {
+package enum RealTime {
   /// Runs `body` with this thread's readings real.
-  static func reading<Result>(_ body: () throws -> Result) rethrows -> Result {
+  package static func reading<Result>(_ body: () throws -> Result) rethrows -> Result {
     marbles_real_time_begin()
     defer { marbles_real_time_end() }
     return try body()

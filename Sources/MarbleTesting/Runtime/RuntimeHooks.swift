@@ -143,8 +143,10 @@ final class MainActorRouter: SerialExecutor, Sendable {
 
   /// Runs a main-actor job on the main queue, as the runtime's own main executor does.
   static func enqueueOnMainQueue(_ job: UnownedJob) {
-    DispatchQueue.main.async {
-      job.runSynchronously(on: MainActorRouter.shared.asUnownedSerialExecutor())
+    RealTime.reading {
+      DispatchQueue.main.async {
+        job.runSynchronously(on: MainActorRouter.shared.asUnownedSerialExecutor())
+      }
     }
   }
 

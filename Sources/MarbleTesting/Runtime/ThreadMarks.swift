@@ -48,6 +48,12 @@ enum ThreadSlot {
     return nil
   }
 
+  /// Whether the code running here is a thread root's own (a synchronous test, marked while no
+  /// task is current), not work a drain or a loop runs.
+  static var isRootThreadCode: Bool {
+    markedTask.value == noTask && Jobs.currentTask == nil && driver.value != nil
+  }
+
   /// Runs `body` with this thread running `pointer`'s work, then puts the old mark back.
   static func running<Result>(_ pointer: UnsafeRawPointer, _ body: () throws -> Result) rethrows
     -> Result

@@ -235,13 +235,15 @@ package final class TaskDriver: TaskExecutor {
       guard !waitsForever else {
         // The test's own job on the main actor: it takes as long as it takes.
         let done = DispatchSemaphore(value: 0)
-        DispatchQueue.main.async {
-          self.withCurrentDriver {
-            job.runSynchronously(on: MainActorRouter.shared.asUnownedSerialExecutor())
+        RealTime.reading {
+          DispatchQueue.main.async {
+            self.withCurrentDriver {
+              job.runSynchronously(on: MainActorRouter.shared.asUnownedSerialExecutor())
+            }
+            done.signal()
           }
-          done.signal()
+          done.wait()
         }
-        RealTime.reading { done.wait() }
         return true
       }
       let ran = onTheMainQueue {
@@ -270,8 +272,8 @@ package final class TaskDriver: TaskExecutor {
     runsLate: @escaping @Sendable () -> Void = {}
   ) -> Bool {
     onQueue(
-      { DispatchQueue.main.async(execute: $0) }, work, stopsWaiting: stopsWaiting,
-      runsLate: runsLate)
+      { work in RealTime.reading { DispatchQueue.main.async(execute: work) } }, work,
+      stopsWaiting: stopsWaiting, runsLate: runsLate)
   }
 
   /// Runs `work` as this driver's where `submit` sends it, and waits for it — at most

@@ -26,6 +26,7 @@ enum Routing {
     }
     let taskID = Jobs.taskID(of: job)
     let here = TaskDriver.current
+    var startedByRootThread = false
     let decision = Registry.shared.withLock { registry -> Decision in
       if let id = taskID {
         if let owner = registry.owners[id]?.driver {
@@ -38,6 +39,7 @@ enum Routing {
           return .pass
         }
         registry.own(id, task: job, by: here)
+        startedByRootThread = ThreadSlot.isRootThreadCode
         return .driver(here)
       }
       // An actor's or a continuation's job belongs to the work that enqueues it.
@@ -47,6 +49,7 @@ enum Routing {
     switch decision {
     case .driver(let driver):
       if here == nil { driver.noteResumptionFromOutside() }
+      if startedByRootThread, let id = taskID { driver.world?.addCoRoot(id) }
       driver.makeReady(unsafeBitCast(job, to: UnownedJob.self), on: target)
       return true
     case .root(let world):

@@ -15,17 +15,21 @@ extension World {
   /// Something of the world changed — a job is ready, a sleep began, work arrived from outside:
   /// the loop takes a look.
   func wake() {
-    guard hasTaskRoot else { return }
+    let hasTaskRoot = hasTaskRoot
     let (starts, isWaiting) = state.withLock { state -> (Bool, Bool) in
       state.hasNews = true
       let isWaiting = state.isWaitingForArrivals
       state.isWaitingForArrivals = false
-      guard !state.isLoopActive, !state.isClosed, !state.hasGivenUp else { return (false, isWaiting) }
+      guard hasTaskRoot, !state.isLoopActive, !state.isClosed, !state.hasGivenUp else {
+        return (false, isWaiting)
+      }
       state.isLoopActive = true
       return (true, isWaiting)
     }
     if isWaiting { arrivals.signal() }
-    if starts { loop.async { self.turn() } }
+    // NB: Marbles' own dispatches are not work the world handed outside.
+    if starts { RealTime.reading { loop.async { self.turn() } } }
+    if !hasTaskRoot { postRootThreadTurn() }
   }
 
   /// A job of the root: made ready on the top scheduler.
@@ -127,6 +131,66 @@ extension World {
     state.withLock { state in
       if !state.hasNews { state.isLoopActive = false }
     }
+  }
+
+  // MARK: A thread root
+
+  /// Posts a turn on the root thread's run loop — the main queue, which the main thread serves
+  /// only while it sits in its run loop (XCTest's waiter, `RunLoop.run`), never while the test's
+  /// own code runs there — unless one is posted, or nothing of the world waits for it.
+  private func postRootThreadTurn() {
+    guard case .thread = root, isRootOnTheMainThread else { return }
+    let posts = state.withLock { state -> Bool in
+      guard !state.isRootThreadTurnPosted, !state.isClosed, !state.hasGivenUp else { return false }
+      state.isRootThreadTurnPosted = true
+      return true
+    }
+    if posts { RealTime.reading { DispatchQueue.main.async { self.turnOnTheRootThread() } } }
+  }
+
+  /// One step of the world while its root thread sits in its run loop: a ready job, else — while
+  /// a task the root thread started is unfinished — the next due action, else the idle decision.
+  /// Then it posts the next turn, so that the run loop (and whoever waits in it) looks between
+  /// steps.
+  private func turnOnTheRootThread() {
+    state.withLock { $0.isRootThreadTurnPosted = false }
+    guard isOpen, state.withLock({ !$0.hasGivenUp }), let top, let core = top.core else { return }
+    for driver in drivers {
+      if let job = driver.takeReadyJob() {
+        driver.drain { _ = driver.run(job) }
+        driver.forgetIfComplete(Jobs.taskID(of: job.job))
+        postRootThreadTurn()
+        return
+      }
+    }
+    guard hasUnfinishedCoRoots else { return }
+    let steps = state.withLock { state -> Int in
+      state.stepsSinceRoot += 1
+      return state.stepsSinceRoot
+    }
+    if steps > core.stepLimit {
+      giveUp(because: stepLimitReport(core: core))
+      return
+    }
+    if core.runNextDueAction() {
+      postRootThreadTurn()
+      return
+    }
+    // Idle: the world's own queue waits for work from outside, and decides.
+    RealTime.reading {
+      loop.async { [self] in
+        idle(top: top)
+        if isOpen, state.withLock({ !$0.hasGivenUp }) { postRootThreadTurn() }
+      }
+    }
+  }
+
+  /// Whether a task the root thread started is unfinished.
+  private var hasUnfinishedCoRoots: Bool {
+    let ids = state.withLock { $0.coRoots }
+    guard !ids.isEmpty else { return false }
+    let tasks = Registry.shared.withLock { registry in ids.compactMap { registry.owners[$0]?.task } }
+    return tasks.contains { !Jobs.status(of: $0).isComplete }
   }
 
   // MARK: Nothing ready, nothing due

@@ -46,6 +46,12 @@ extension World {
       }
     }
     for driver in drivers {
+      let handedOut = driver.clock.outsideWork
+      if handedOut > 0 {
+        outside.append(
+          "\(handedOut) piece\(handedOut == 1 ? "" : "s") of work the world handed to a thread or a "
+            + "Dispatch queue outside it (Thread, dispatch_async) not done yet")
+      }
       if driver.hasTasksWaitingForTheMainActor {
         outside.append("work of the world waits for the main actor, which never came free")
       }

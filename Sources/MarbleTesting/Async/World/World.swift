@@ -67,6 +67,8 @@ package final class World: @unchecked Sendable {
   let reporter: (any WorldReporter)?
   /// Whether the job that opened the world (on a thread of its own) has ended.
   private let hasOpeningJobEnded = Atomic(false)
+  /// Whether the root is the main thread (XCTest's), whose run loop the world turns in.
+  let isRootOnTheMainThread: Bool
 
   struct State {
     /// The schedulers' drivers, bottom first.
@@ -97,6 +99,12 @@ package final class World: @unchecked Sendable {
     var hasGivenUp = false
     /// Whether the loop waits in real time on ``World/arrivals``.
     var isWaitingForArrivals = false
+    /// The tasks a thread root started itself (XCTest's task for an `async` test method, a
+    /// `Task {}` of a synchronous test): the world moves its clock for them while the root thread
+    /// sits in its run loop.
+    var coRoots: [UInt64] = []
+    /// Whether a turn on the root thread's run loop is posted.
+    var isRootThreadTurnPosted = false
   }
 
   private init(root: Root, rootTask: MarblesJobRef?, opening: Opening) {
@@ -104,6 +112,7 @@ package final class World: @unchecked Sendable {
     self.opening = opening
     // NB: made before the world is registered, so that the reporter's own task is none of it.
     reporter = opening == .outsideTests ? nil : TestFramework.makeReporter()
+    isRootOnTheMainThread = root != .none && ThreadSlot.isMainThread
     if let rootTask { Jobs.retain(rootTask) }
     self.rootTask = rootTask
     watermark = Jobs.nextTaskID()
@@ -281,6 +290,12 @@ package final class World: @unchecked Sendable {
       state.stepsSinceRoot = 0
     }
     openingJobEnded()
+    wake()
+  }
+
+  /// A task the root thread started itself: see ``State/coRoots``.
+  func addCoRoot(_ id: UInt64) {
+    state.withLock { $0.coRoots.append(id) }
     wake()
   }
 

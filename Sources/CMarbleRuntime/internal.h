@@ -1,0 +1,33 @@
+// What the C files of CMarbleRuntime share with each other, and nothing else does.
+#ifndef MARBLES_INTERNAL_H
+#define MARBLES_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/// This thread's reading of clock id `id`, in nanoseconds, if it reads virtual time now.
+bool marbles_virtual_now(int id, int64_t *nanoseconds);
+
+/// The real reading of clock id `id`, in nanoseconds, whatever this thread's scope.
+int64_t marbles_real_now_of(int id);
+
+/// Says that this thread blocked in the kernel for `nanoseconds` of real time: where it reads
+/// virtual time, its readings move on by as much (virtual time that moves later takes the lead
+/// back), so that a wait which checks the clock after it blocked sees the time it waited.
+void marbles_waited(int64_t nanoseconds);
+
+/// Work a reader of a virtual clock handed to a thread or a queue outside it, while it is under
+/// way: what a world waits for in real time before it calls its state a deadlock.
+typedef struct {
+  struct marbles_virtual_clock *clock;
+  uint64_t generation;
+} marbles_outside_work;
+
+/// Counts work handed outside by this thread, if it reads virtual time now; `false` if it does not
+/// (nothing is counted, and `marbles_outside_end` must not be called).
+bool marbles_outside_begin(marbles_outside_work *work);
+
+/// Ends what `marbles_outside_begin` counted.
+void marbles_outside_end(const marbles_outside_work *work);
+
+#endif
