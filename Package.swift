@@ -81,7 +81,9 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     // App-shaped code under test that the Swift Testing and XCTest targets share.
-    .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: swiftSettings),
+    .target(
+      name: "TestSupport", dependencies: ["MarbleTesting"], path: "Tests/TestSupport",
+      swiftSettings: swiftSettings),
     // The race bugs that exploring schedules must find, shared with benchmark phase k.
     .target(
       name: "RaceBugs", dependencies: ["MarbleTesting"], path: "Tests/RaceBugs",

@@ -334,13 +334,17 @@ static marbles_virtual_clock *live_clock(uint64_t *generation) {
     return 0;
   }
   if (scope.kind == MARBLES_SCOPE_TASK && swift_task_getCurrent() != scope.task) {
-    marbles_executor_ref executor = swift_task_getCurrentExecutor();
-    bool isSynchronousStart = executor.identity == 0 && executor.implementation == 2;
-    // A task started inside the scope's job runs its first steps here while that job's task is
-    // still running (Task.immediate from an actor or the main actor), unless that job ended.
-    if (!isSynchronousStart && scope.task != 0 && task_is_running(scope.task) &&
-        scope.openings == __atomic_load_n(&clock->openings, __ATOMIC_ACQUIRE)) {
-      isSynchronousStart = true;
+    // A task started inside the scope's code runs its first steps here (Task.immediate): from
+    // code with no task (a thread root), or while the scope's task still runs the job the scope
+    // was entered for (a stale scope of an ended job must not read for another test's task).
+    bool isSynchronousStart;
+    if (scope.task == 0) {
+      marbles_executor_ref executor = swift_task_getCurrentExecutor();
+      isSynchronousStart = executor.identity == 0 && executor.implementation == 2;
+    } else {
+      isSynchronousStart =
+          task_is_running(scope.task) &&
+          scope.openings == __atomic_load_n(&clock->openings, __ATOMIC_ACQUIRE);
     }
     // A test with no task (a synchronous XCTest method) runs until it returns; another task's job
     // here runs inside it (a run loop it spins): that reading is real, the scope stays. A test's

@@ -85,6 +85,28 @@ void marbles_dispatch_async(void *queue, void *context, void (*work)(void *)) {
       queue, context, work);
 }
 
+typedef const char *(*queue_label_fn)(void *);
+typedef uint64_t (*dispatch_time_fn)(uint64_t, int64_t);
+static void *label_symbol, *time_symbol;
+
+const char *marbles_queue_label(void *queue) {
+  return ((queue_label_fn)resolve(&label_symbol, RTLD_DEFAULT, "dispatch_queue_get_label"))(queue);
+}
+
+/// `when`, a deadline read where readings are virtual, as the same distance from the real now (a
+/// wall-clock deadline and "forever" stay as they are).
+static uint64_t real_dispatch_time(uint64_t when) {
+  const uint64_t forever = ~0ull, wall_mask = 1ull << 62;
+  if (when == forever || (when & wall_mask)) return when;
+  dispatch_time_fn dispatch_time = (dispatch_time_fn)resolve(&time_symbol, RTLD_DEFAULT, "dispatch_time");
+  uint64_t virtual_now = dispatch_time(0, 0);
+  int64_t remaining = (int64_t)(when - virtual_now);
+  marbles_real_time_begin();
+  uint64_t real = dispatch_time(0, remaining > 0 ? remaining : 0);
+  marbles_real_time_end();
+  return real;
+}
+
 #if defined(MARBLES_TESTED_RUNTIME)
 MARBLES_WRAPPER void dispatch_after(uint64_t when, void *queue, void *block) {
   marbles_dispatch_after_handler handler = __atomic_load_n(&after_handler, __ATOMIC_ACQUIRE);
@@ -92,6 +114,8 @@ MARBLES_WRAPPER void dispatch_after(uint64_t when, void *queue, void *block) {
     void *copy = block_copy(block);
     if (handler(when, queue, copy)) return;
     marbles_block_release(copy);
+    // Declined (a test framework's own timer): real time, as far away as it was meant to be.
+    when = real_dispatch_time(when);
   }
   ((dispatch_after_fn)resolve_real(&after_symbol, "__interceptor_dispatch_after", "dispatch_after"))(
       when, queue, block);
@@ -146,6 +170,8 @@ void marbles_block_release(void *block) { _Block_release(block); }
 
 bool marbles_is_main_queue(void *queue) { return queue == (void *)dispatch_get_main_queue(); }
 
+const char *marbles_queue_label(void *queue) { return dispatch_queue_get_label((dispatch_queue_t)queue); }
+
 void marbles_dispatch_async(void *queue, void *context, void (*work)(void *)) {
   dispatch_async_f((dispatch_queue_t)queue, context, work);
 }
@@ -183,6 +209,7 @@ __attribute__((used)) static struct {
 
 void marbles_block_release(void *block) { (void)block; }
 bool marbles_is_main_queue(void *queue) { (void)queue; return false; }
+const char *marbles_queue_label(void *queue) { (void)queue; return ""; }
 void marbles_dispatch_async(void *queue, void *context, void (*work)(void *)) {
   (void)queue;
   work(context);

@@ -18,7 +18,7 @@ package enum WorldBridge: TestFrameworkBridge {
   }
 
   package static func makeReporter() -> any WorldReporter {
-    Test.current != nil ? SwiftTestingReporter() : DirectReporter()
+    ContextReporter()
   }
 
   package static func closeWhenTestEnds(_ world: World, _ test: RunningTest) {
@@ -47,9 +47,11 @@ struct DirectReporter: WorldReporter {
   func finishSoon() {}
 }
 
-/// Reports on a Swift Testing test from any thread: a task made on the test's own task (so it
-/// carries `Test.current`) records each message as an issue of that test.
-final class SwiftTestingReporter: WorldReporter {
+/// Reports on the test from any thread, in the test's own context: a task made on the task that
+/// opened the world carries its task locals — Swift Testing's `Test.current`, an exit test's —
+/// and records each message, or runs each piece of work, there. It runs on a queue of its own,
+/// not the cooperative pool, so that a busy pool does not hold a report back.
+final class ContextReporter: WorldReporter {
   private struct Message: Sendable {
     enum Kind: Sendable {
       case issue(String, SchedulerSite)
@@ -67,7 +69,7 @@ final class SwiftTestingReporter: WorldReporter {
   init() {
     let (stream, messages) = AsyncStream.makeStream(of: Message.self)
     self.messages = messages
-    recorder = Task {
+    recorder = Task(executorPreference: ReporterExecutor.shared) {
       for await message in stream {
         switch message.kind {
         case .issue(let text, let site): DirectReporter().report(text, at: site)
@@ -88,7 +90,6 @@ final class SwiftTestingReporter: WorldReporter {
   }
 
   func run(_ work: @escaping @Sendable () -> Void) {
-    if Test.current != nil { return work() }
     _ = send(.work(work))
   }
 
@@ -124,6 +125,18 @@ final class SwiftTestingReporter: WorldReporter {
 extension DirectReporter {
   fileprivate func deliver(_ text: String, at site: SchedulerSite, isWarning: Bool) {
     if isWarning { warn(text, at: site) } else { report(text, at: site) }
+  }
+}
+
+/// Runs the reporters' tasks on a queue of their own.
+final class ReporterExecutor: TaskExecutor {
+  static let shared = ReporterExecutor()
+  private let queue = DispatchQueue(label: "marbles.reporter")
+
+  func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    // NB: Marbles' own work, never a world's work handed outside.
+    RealTime.reading { queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) } }
   }
 }
 

@@ -149,6 +149,9 @@ void marbles_block_run(void *_Nonnull block);
 /// Releases a block the after-handler took without running it.
 void marbles_block_release(void *_Nonnull block);
 
+/// The label `queue` was made with.
+const char *_Nonnull marbles_queue_label(void *_Nonnull queue);
+
 /// Whether `queue` is the main queue.
 bool marbles_is_main_queue(void *_Nonnull queue);
 

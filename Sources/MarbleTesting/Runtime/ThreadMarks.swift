@@ -33,10 +33,13 @@ enum ThreadSlot {
     guard let task = markedTask.value, task != anyCode else { return pointer }
     let current = Jobs.currentTask.map { UnsafeRawPointer($0) }
     if task == noTask ? current == nil : current == task { return pointer }
-    if Jobs.isSynchronousStart { return pointer }
-    // A task started inside the marked job runs its first steps here (`Task.immediate` from an
-    // actor or the main actor) while the marked job's task still runs, unless that job ended.
-    if task != noTask, Jobs.status(of: OpaquePointer(task)).isRunning,
+    // A task started inside the marked code runs its first steps here (`Task.immediate`): from
+    // a thread root's code, where no task was current; from a task's job, while that job still
+    // runs — its task running, the job that opened the world not ended (a stale mark of an ended
+    // job must not take another test's task that starts here).
+    if task == noTask {
+      if Jobs.isSynchronousStart { return pointer }
+    } else if Jobs.status(of: OpaquePointer(task)).isRunning,
       Unmanaged<TaskDriver>.fromOpaque(pointer).takeUnretainedValue().world?.isOpeningJobRunning
         == true
     {

@@ -119,6 +119,7 @@ package final class TaskDriver: TaskExecutor {
     if let id = Jobs.taskID(of: job) {
       let ref = unsafeBitCast(job, to: MarblesJobRef.self)
       Registry.shared.withLock { $0.own(id, task: ref, by: self) }
+      world?.number(id)
     }
     if TaskDriver.current == nil { noteResumptionFromOutside() }
     makeReady(job, on: .preferred)

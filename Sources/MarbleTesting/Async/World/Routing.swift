@@ -27,6 +27,7 @@ enum Routing {
     let taskID = Jobs.taskID(of: job)
     let here = TaskDriver.current
     var startedByRootThread = false
+    var isNew = false
     let decision = Registry.shared.withLock { registry -> Decision in
       if let id = taskID {
         if let owner = registry.owners[id]?.driver {
@@ -39,6 +40,7 @@ enum Routing {
           return .pass
         }
         registry.own(id, task: job, by: here)
+        isNew = true
         startedByRootThread = ThreadSlot.isRootThreadCode
         return .driver(here)
       }
@@ -49,6 +51,7 @@ enum Routing {
     switch decision {
     case .driver(let driver):
       if here == nil { driver.noteResumptionFromOutside() }
+      if isNew, let id = taskID { driver.world?.number(id) }
       if startedByRootThread, let id = taskID { driver.world?.addCoRoot(id) }
       driver.makeReady(unsafeBitCast(job, to: UnownedJob.self), on: target)
       return true
@@ -77,6 +80,10 @@ enum Routing {
       }
       registry.own(id, task: task, by: here)
       return here
+    }
+    .map { driver in
+      driver.world?.number(id)
+      return driver
     }
   }
 

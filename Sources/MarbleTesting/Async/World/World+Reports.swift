@@ -10,8 +10,8 @@ extension World {
     for driver in drivers {
       if let record = driver.core?.tasks.record(ofTask: id) { return record.name }
     }
-    let isOurs = Registry.shared.withLock { $0.world(ofTask: id) } === self
-    return isOurs ? "task \(id - watermark)" : "a task outside the test's world (task id \(id))"
+    if let ordinal = ordinal(of: id) { return "task \(ordinal)" }
+    return "a task outside the test's world (task id \(id))"
   }
 
   /// The unfinished tasks of the world, root first, with what each does.

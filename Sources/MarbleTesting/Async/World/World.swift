@@ -105,6 +105,8 @@ package final class World: @unchecked Sendable {
     var coRoots: [UInt64] = []
     /// Whether a turn on the root thread's run loop is posted.
     var isRootThreadTurnPosted = false
+    /// Each task's number in the order the world took it ("task 1", "task 2"…, in reports).
+    var ordinals: [UInt64: Int] = [:]
   }
 
   private init(root: Root, rootTask: MarblesJobRef?, opening: Opening) {
@@ -291,6 +293,18 @@ package final class World: @unchecked Sendable {
     }
     openingJobEnded()
     wake()
+  }
+
+  /// Numbers task `id`, which the world just took, in creation order.
+  func number(_ id: UInt64) {
+    state.withLock { state in
+      if state.ordinals[id] == nil { state.ordinals[id] = state.ordinals.count + 1 }
+    }
+  }
+
+  /// Task `id`'s number in the world, if it has one.
+  func ordinal(of id: UInt64) -> Int? {
+    state.withLock { $0.ordinals[id] }
   }
 
   /// A task the root thread started itself: see ``State/coRoots``.
