@@ -5,8 +5,8 @@ import Testing
 /// Marbles and swift-concurrency-extras' `withMainSerialExecutor` in one test process. Both set the
 /// runtime's global enqueue hook: `withMainSerialExecutor` sets its own and, when it ends, sets it
 /// back by a Bool (`uncheckedUseMainSerialExecutor`), not to the hook it found; Marbles installs
-/// its own at the first scheduler, chained to the one it found, and puts that one back when the
-/// last scheduler goes. Run one after another in any order, and with a scheduler made inside
+/// its own when the first world opens, chained to the one it found, and puts that one back when the
+/// last world closes. Run one after another in any order, and with a world opened inside
 /// `withMainSerialExecutor`, each keeps its order, and no hook is left behind.
 ///
 /// `withMainSerialExecutor` sets a hook for the whole process, so nothing may run beside these
@@ -30,25 +30,26 @@ import Testing
     #expect(Array(1...1000) == xs.value)
   }
 
-  /// Tasks a test starts, each on and off the main actor and asleep for a virtual millisecond:
-  /// driven by the scheduler in the order they were started, every time.
+  /// Tasks a test starts in a world of its own, each on and off the main actor and asleep for a
+  /// virtual millisecond: driven by the scheduler in the order they were started, every time.
   @MainActor static func drivenTasksKeepTheirOrder() {
-    let scheduler = TestScheduler()
-    let log = LockIsolated<[String]>([])
-    for index in 0..<3 {
-      Task {
-        log.withValue { $0.append("\(index) off") }
-        await MainActor.run { log.withValue { $0.append("\(index) on main") } }
-        try await scheduler.clock.sleep(for: .milliseconds(1))
-        log.withValue { $0.append("\(index) woke") }
+    withVirtualTime { scheduler in
+      let log = LockIsolated<[String]>([])
+      for index in 0..<3 {
+        Task {
+          log.withValue { $0.append("\(index) off") }
+          await MainActor.run { log.withValue { $0.append("\(index) on main") } }
+          try await scheduler.clock.sleep(for: .milliseconds(1))
+          log.withValue { $0.append("\(index) woke") }
+        }
       }
+      scheduler.run()
+      #expect(
+        log.value == [
+          "0 off", "1 off", "2 off", "0 on main", "1 on main", "2 on main", "0 woke", "1 woke",
+          "2 woke",
+        ])
     }
-    scheduler.run()
-    #expect(
-      log.value == [
-        "0 off", "1 off", "2 off", "0 on main", "1 on main", "2 on main", "0 woke", "1 woke",
-        "2 woke",
-      ])
   }
 
   /// The same, with the scheduler made inside `withMainSerialExecutor`.

@@ -68,15 +68,7 @@ enum RuntimeHooks {
       VirtualDispatch.install()
       state.withLock { state in
         state.schedulers += 1
-        let installed = rawHook(swift_task_enqueueGlobal_hook)
-        let ours = rawHook(globalHook)
-        guard installed != ours else {
-          state.isInstalled = true
-          return
-        }
-        foundGlobalHook.store(UInt(bitPattern: installed), ordering: .releasing)
-        swift_task_enqueueGlobal_hook = globalHook
-        state.isInstalled = true
+        installIfReplaced(&state)
       }
     #else
       let isFirst = state.withLock { state in
@@ -86,6 +78,32 @@ enum RuntimeHooks {
       if isFirst { Platform.printError(untestedToolchainNotice + "\n") }
     #endif
   }
+
+  /// A scheduler joins an open world: the global hook is checked again, since another library
+  /// may have replaced it meanwhile (swift-concurrency-extras' `withMainSerialExecutor` unsets
+  /// whatever hook is there when it ends).
+  static func schedulerJoins() {
+    #if MARBLES_TESTED_RUNTIME
+      state.withLock { state in
+        guard state.schedulers > 0 else { return }
+        installIfReplaced(&state)
+      }
+    #endif
+  }
+
+  #if MARBLES_TESTED_RUNTIME
+    private static func installIfReplaced(_ state: inout State) {
+      let installed = rawHook(swift_task_enqueueGlobal_hook)
+      let ours = rawHook(globalHook)
+      guard installed != ours else {
+        state.isInstalled = true
+        return
+      }
+      foundGlobalHook.store(UInt(bitPattern: installed), ordering: .releasing)
+      swift_task_enqueueGlobal_hook = globalHook
+      state.isInstalled = true
+    }
+  #endif
 
   /// A world closes: after the last, puts back the hook Marbles found.
   static func worldCloses() {

@@ -188,6 +188,7 @@ package final class World: @unchecked Sendable {
   /// the world — reads its clock, and the tasks that code starts belong to it. The first is the
   /// world's clock for as long as the world is open.
   func push(_ driver: TaskDriver) {
+    RuntimeHooks.schedulerJoins()
     let maker = Jobs.currentTaskID
     let previous: TaskDriver? =
       if let maker, !isRoot(maker), Registry.shared.withLock({ $0.world(ofTask: maker) }) === self {
