@@ -27,6 +27,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 #include "wrappers.h"
@@ -527,6 +528,36 @@ MARBLES_WRAPPER int clock_gettime(clockid_t id, struct timespec *time) {
     return 0;
   }
   return resolve_clock_gettime()(id, time);
+}
+
+typedef int (*gettimeofday_fn)(struct timeval *, void *);
+typedef time_t (*time_fn)(time_t *);
+static void *gettimeofday_symbol, *time_symbol;
+
+/// Core Foundation reads the wall clock with gettimeofday (CFAbsoluteTimeGetCurrent: a run
+/// loop's limit date, a timer's fire date), and C code with time().
+MARBLES_WRAPPER int gettimeofday(struct timeval *time, void *zone) {
+  reading_count++;
+  int64_t nanoseconds;
+  struct timeval *volatile result = time;  // glibc says non-null; callers may still pass none
+  if (result && scope.clock && virtual_reading(CLOCK_REALTIME, &nanoseconds)) {
+    result->tv_sec = nanoseconds / 1000000000;
+    result->tv_usec = (nanoseconds % 1000000000) / 1000;
+    return 0;
+  }
+  return ((gettimeofday_fn)marbles_resolve_real(
+      &gettimeofday_symbol, "__interceptor_gettimeofday", "gettimeofday"))(time, zone);
+}
+
+MARBLES_WRAPPER time_t time(time_t *result) {
+  reading_count++;
+  int64_t nanoseconds;
+  if (scope.clock && virtual_reading(CLOCK_REALTIME, &nanoseconds)) {
+    time_t seconds = (time_t)(nanoseconds / 1000000000);
+    if (result) *result = seconds;
+    return seconds;
+  }
+  return ((time_fn)marbles_resolve_real(&time_symbol, "__interceptor_time", "time"))(result);
 }
 
 #elif defined(MARBLES_TESTED_RUNTIME) && defined(__APPLE__)

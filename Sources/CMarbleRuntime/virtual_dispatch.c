@@ -1,7 +1,9 @@
 // Dispatch's timers, where readings are virtual: `dispatch_after` (every `asyncAfter` of the
 // Swift overlay reaches it) is offered to MarbleTesting's handler, which runs the block at the
-// virtual deadline; `dispatch_source_set_timer` is reported to it (a timer source keeps real time,
-// and `flush()` names it).
+// virtual deadline; a timer source made there is followed (`dispatch_source_create`, its event
+// handler, `dispatch_source_set_timer`, `dispatch_source_cancel`) so that its handler runs at the
+// virtual deadlines on its queue, while the real timer stays unarmed. Blocks that such code hands
+// to `dispatch_async` are counted as work outside the world until they have run.
 //
 // Why: a deadline made from a virtual `DispatchTime.now()` means nothing to Dispatch's own timer
 // threads, which read the real clock while they wait.
@@ -47,6 +49,11 @@ typedef void (*dispatch_after_fn)(uint64_t, void *, void *);
 typedef void (*dispatch_async_f_fn)(void *, void *, void (*)(void *));
 typedef void (*dispatch_set_timer_fn)(void *, uint64_t, uint64_t, uint64_t);
 typedef void (*dispatch_async_fn)(void *, void *);
+typedef void *(*source_create_fn)(const void *, uintptr_t, uintptr_t, void *);
+typedef void (*source_set_handler_fn)(void *, void *);
+typedef void (*source_cancel_fn)(void *);
+typedef long (*source_testcancel_fn)(void *);
+typedef void (*object_fn)(void *);
 
 /// A symbol of a library the process has loaded (BlocksRuntime, libdispatch), or of the next one
 /// after this image.
@@ -66,7 +73,8 @@ static void *resolve_real(void **cache, const char *interceptor, const char *nam
 }
 
 static void *block_copy_symbol, *block_release_symbol, *after_symbol, *async_f_symbol,
-    *set_timer_symbol, *main_queue_symbol, *async_symbol;
+    *set_timer_symbol, *main_queue_symbol, *async_symbol, *timer_type_symbol, *create_symbol,
+    *set_handler_symbol, *cancel_symbol, *testcancel_symbol, *retain_symbol, *release_symbol;
 
 static void *block_copy(void *block) {
   return ((block_copy_fn)resolve(&block_copy_symbol, RTLD_DEFAULT, "_Block_copy"))(block);
@@ -93,6 +101,19 @@ const char *marbles_queue_label(void *queue) {
   return ((queue_label_fn)resolve(&label_symbol, RTLD_DEFAULT, "dispatch_queue_get_label"))(queue);
 }
 
+bool marbles_source_is_cancelled(void *source) {
+  return ((source_testcancel_fn)resolve(&testcancel_symbol, RTLD_DEFAULT, "dispatch_source_testcancel"))(
+             source) != 0;
+}
+
+void marbles_dispatch_retain(void *object) {
+  ((object_fn)resolve(&retain_symbol, RTLD_DEFAULT, "dispatch_retain"))(object);
+}
+
+void marbles_dispatch_release(void *object) {
+  ((object_fn)resolve(&release_symbol, RTLD_DEFAULT, "dispatch_release"))(object);
+}
+
 /// `when`, a deadline read where readings are virtual, as the same distance from the real now (a
 /// wall-clock deadline and "forever" stay as they are).
 static uint64_t real_dispatch_time(uint64_t when) {
@@ -114,8 +135,14 @@ MARBLES_WRAPPER void dispatch_after(uint64_t when, void *queue, void *block) {
     void *copy = block_copy(block);
     if (handler(when, queue, copy)) return;
     marbles_block_release(copy);
-    // Declined (a test framework's own timer): real time, as far away as it was meant to be.
+    // Declined (a test framework's own timer): real time, as far away as it was meant to be —
+    // and read in real time inside too (libdispatch checks the deadline against its own reading).
     when = real_dispatch_time(when);
+    marbles_real_time_begin();
+    ((dispatch_after_fn)resolve_real(&after_symbol, "__interceptor_dispatch_after", "dispatch_after"))(
+        when, queue, block);
+    marbles_real_time_end();
+    return;
   }
   ((dispatch_after_fn)resolve_real(&after_symbol, "__interceptor_dispatch_after", "dispatch_after"))(
       when, queue, block);
@@ -154,10 +181,53 @@ MARBLES_WRAPPER void dispatch_async(void *queue, void *block) {
 MARBLES_WRAPPER void dispatch_source_set_timer(
     void *source, uint64_t start, uint64_t interval, uint64_t leeway) {
   marbles_dispatch_timer_handler handler = __atomic_load_n(&timer_handler, __ATOMIC_ACQUIRE);
-  if (handler && marbles_reads_virtual_time()) handler(source);
+  if (handler && handler(MARBLES_TIMER_SET, source, 0, start, interval, leeway)) {
+    start = ~0ull;  // Taken into virtual time: the real timer stays unarmed.
+  } else if (marbles_reads_virtual_time()) {
+    // A real timer armed where readings are virtual (a run loop timing its wait): as far away
+    // as it was meant to be, in real time, and armed in real time.
+    start = real_dispatch_time(start);
+    marbles_real_time_begin();
+    ((dispatch_set_timer_fn)resolve_real(
+        &set_timer_symbol, "__interceptor_dispatch_source_set_timer", "dispatch_source_set_timer"))(
+        source, start, interval, leeway);
+    marbles_real_time_end();
+    return;
+  }
   ((dispatch_set_timer_fn)resolve_real(
       &set_timer_symbol, "__interceptor_dispatch_source_set_timer", "dispatch_source_set_timer"))(
       source, start, interval, leeway);
+}
+
+MARBLES_WRAPPER void *dispatch_source_create(
+    const void *type, uintptr_t handle, uintptr_t mask, void *queue) {
+  void *source = ((source_create_fn)resolve_real(
+      &create_symbol, "__interceptor_dispatch_source_create", "dispatch_source_create"))(
+      type, handle, mask, queue);
+  marbles_dispatch_timer_handler handler = __atomic_load_n(&timer_handler, __ATOMIC_ACQUIRE);
+  if (source && handler && marbles_reads_virtual_time() &&
+      type == resolve(&timer_type_symbol, RTLD_DEFAULT, "_dispatch_source_type_timer")) {
+    handler(MARBLES_TIMER_CREATED, source, queue, 0, 0, 0);
+  }
+  return source;
+}
+
+MARBLES_WRAPPER void dispatch_source_set_event_handler(void *source, void *block) {
+  ((source_set_handler_fn)resolve_real(
+      &set_handler_symbol, "__interceptor_dispatch_source_set_event_handler",
+      "dispatch_source_set_event_handler"))(source, block);
+  marbles_dispatch_timer_handler handler = __atomic_load_n(&timer_handler, __ATOMIC_ACQUIRE);
+  if (handler && block && marbles_reads_virtual_time()) {
+    void *copy = block_copy(block);
+    if (!handler(MARBLES_TIMER_HANDLER, source, copy, 0, 0, 0)) marbles_block_release(copy);
+  }
+}
+
+MARBLES_WRAPPER void dispatch_source_cancel(void *source) {
+  ((source_cancel_fn)resolve_real(
+      &cancel_symbol, "__interceptor_dispatch_source_cancel", "dispatch_source_cancel"))(source);
+  marbles_dispatch_timer_handler handler = __atomic_load_n(&timer_handler, __ATOMIC_ACQUIRE);
+  if (handler) handler(MARBLES_TIMER_CANCELLED, source, 0, 0, 0, 0);
 }
 #endif
 
@@ -171,6 +241,13 @@ void marbles_block_release(void *block) { _Block_release(block); }
 bool marbles_is_main_queue(void *queue) { return queue == (void *)dispatch_get_main_queue(); }
 
 const char *marbles_queue_label(void *queue) { return dispatch_queue_get_label((dispatch_queue_t)queue); }
+
+bool marbles_source_is_cancelled(void *source) {
+  return dispatch_source_testcancel((dispatch_source_t)source) != 0;
+}
+
+void marbles_dispatch_retain(void *object) { dispatch_retain((dispatch_object_t)object); }
+void marbles_dispatch_release(void *object) { dispatch_release((dispatch_object_t)object); }
 
 void marbles_dispatch_async(void *queue, void *context, void (*work)(void *)) {
   dispatch_async_f((dispatch_queue_t)queue, context, work);
@@ -191,7 +268,9 @@ static void marbles_dispatch_after(dispatch_time_t when, dispatch_queue_t queue,
 static void marbles_dispatch_source_set_timer(dispatch_source_t source, dispatch_time_t start,
                                               uint64_t interval, uint64_t leeway) {
   marbles_dispatch_timer_handler handler = __atomic_load_n(&timer_handler, __ATOMIC_ACQUIRE);
-  if (handler && marbles_reads_virtual_time()) handler((void *)source);
+  if (handler && handler(MARBLES_TIMER_SET, (void *)source, 0, start, interval, leeway)) {
+    start = DISPATCH_TIME_FOREVER;
+  }
   dispatch_source_set_timer(source, start, interval, leeway);
 }
 
@@ -210,6 +289,9 @@ __attribute__((used)) static struct {
 void marbles_block_release(void *block) { (void)block; }
 bool marbles_is_main_queue(void *queue) { (void)queue; return false; }
 const char *marbles_queue_label(void *queue) { (void)queue; return ""; }
+bool marbles_source_is_cancelled(void *source) { (void)source; return true; }
+void marbles_dispatch_retain(void *object) { (void)object; }
+void marbles_dispatch_release(void *object) { (void)object; }
 void marbles_dispatch_async(void *queue, void *context, void (*work)(void *)) {
   (void)queue;
   work(context);
@@ -221,3 +303,5 @@ void marbles_block_run(void *block) {
   ((struct marbles_block_layout *)block)->invoke(block);
   marbles_block_release(block);
 }
+
+void marbles_block_invoke(void *block) { ((struct marbles_block_layout *)block)->invoke(block); }

@@ -113,9 +113,9 @@ import Testing
       #expect(
         messages.first?.hasSuffix(
           "\nnot recorded (MARBLES_RECORD=failed): driven work ran outside virtual time (a "
-            + "Dispatch timer source (DispatchSource.makeTimerSource) was started at tick 0; it "
-            + "runs in real time — use DispatchQueue.asyncAfter, a standard sleep or the "
-            + "scheduler's clock for a timer in virtual time), so the actual marble may not be "
+            + "Dispatch timer source on a global queue was made at tick 0; it runs in real time "
+            + "— give it a queue of its own or the main queue, or use DispatchQueue.asyncAfter, a "
+            + "standard sleep or the scheduler's clock), so the actual marble may not be "
             + "what the code does in virtual time; give that work to the scheduler, or write the "
             + "marble by hand") == true, "\(messages)")
     }

@@ -135,13 +135,36 @@ bool marbles_clock_offset_of_dispatch_time(
 typedef bool (*marbles_dispatch_after_handler)(
     uint64_t when, void *_Nonnull queue, void *_Nonnull block);
 
-/// Called for a `dispatch_source_set_timer` made where readings are virtual; the timer runs in
-/// real time.
-typedef void (*marbles_dispatch_timer_handler)(void *_Nonnull source);
+/// What happens to a Dispatch timer source made where readings are virtual, told to the handlers
+/// below: made (with its target queue), given an event handler (a copy of the block, which the
+/// handler owns), given a timer, cancelled.
+typedef enum {
+  MARBLES_TIMER_CREATED = 0,
+  MARBLES_TIMER_HANDLER = 1,
+  MARBLES_TIMER_SET = 2,
+  MARBLES_TIMER_CANCELLED = 3,
+} marbles_timer_event;
+
+/// Called for each event of a timer source; for MARBLES_TIMER_SET it returns whether it took the
+/// timer into virtual time (then the real timer is not armed). `object` is the queue, the block,
+/// or NULL; `start`, `interval` and `leeway` are the timer's.
+typedef bool (*marbles_dispatch_timer_handler)(
+    marbles_timer_event event, void *_Nonnull source, void *_Nullable object, uint64_t start,
+    uint64_t interval, uint64_t leeway);
 
 /// Sets the handlers (NULL: none).
 void marbles_set_dispatch_handlers(
     marbles_dispatch_after_handler _Nullable after, marbles_dispatch_timer_handler _Nullable timer);
+
+/// Runs a block without releasing it (a timer's event handler, which runs again).
+void marbles_block_invoke(void *_Nonnull block);
+
+/// Whether a Dispatch source has been cancelled.
+bool marbles_source_is_cancelled(void *_Nonnull source);
+
+/// Retains and releases a Dispatch object.
+void marbles_dispatch_retain(void *_Nonnull object);
+void marbles_dispatch_release(void *_Nonnull object);
 
 /// Runs a block the after-handler took, then releases it.
 void marbles_block_run(void *_Nonnull block);

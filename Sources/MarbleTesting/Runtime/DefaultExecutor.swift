@@ -93,10 +93,14 @@ enum DefaultExecutor {
       if let duration = remaining as? Duration, VirtualSleeps.take(wake, for: duration) { return }
       // A deadline read on a virtual clock means nothing to the original executor: it gets the
       // same distance from the real now.
+      // NB: in real time: the original executor arms a Dispatch timer source, which a world
+      // would otherwise take for its own.
       let deadline =
         RealTime.isVirtualHere ? RealTime.reading { clock.now }.advanced(by: remaining) : instant
-      Self.originalScheduling!.enqueue(
-        ExecutorJob(wake), at: deadline, tolerance: tolerance, clock: clock)
+      RealTime.reading {
+        Self.originalScheduling!.enqueue(
+          ExecutorJob(wake), at: deadline, tolerance: tolerance, clock: clock)
+      }
     }
   }
 #endif

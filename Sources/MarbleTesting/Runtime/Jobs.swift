@@ -106,6 +106,13 @@ enum Jobs {
     var dependency: Dependency?
   }
 
+  /// The task `task` waits for the value of, if it waits for one (alive while it is waited for).
+  static func awaitedTask(of task: MarblesJobRef) -> MarblesJobRef? {
+    var object: UnsafeRawPointer?
+    guard marbles_task_dependency(task, &object) == 1, let object else { return nil }
+    return OpaquePointer(object)
+  }
+
   /// The status of `task`, which must be alive.
   static func status(of task: MarblesJobRef) -> Status {
     let flags = marbles_task_status(task)

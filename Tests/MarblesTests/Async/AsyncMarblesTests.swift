@@ -88,8 +88,7 @@ import Testing
       let comment = issue.comments.first?.rawValue ?? ""
       return comment.hasPrefix("a real wait (started at tick 0) is still suspended")
         && comment.contains(
-          "a Dispatch timer source (DispatchSource.makeTimerSource) was started at tick 0; it runs "
-            + "in real time")
+          "a Dispatch timer source on a global queue was made at tick 0; it runs in real time")
     }
     timer.cancel()
   }

@@ -287,10 +287,10 @@ import Testing
       } matching: { issue in
         issue.severity == .warning && issue.sourceLocation?.line == line
           && issue.comments.first?.rawValue
-            == "Driven work did this outside virtual time: a Dispatch timer source "
-            + "(DispatchSource.makeTimerSource) was started at tick 0; it runs in real time — use "
-            + "DispatchQueue.asyncAfter, a standard sleep or the scheduler's clock for a timer in "
-            + "virtual time."
+            == "Driven work did this outside virtual time: a Dispatch timer source on a global "
+            + "queue was made at tick 0; it runs in real time — give it a queue of its own or the "
+            + "main queue, or use DispatchQueue.asyncAfter, a standard sleep or the scheduler's "
+            + "clock."
       }
       timer.cancel()
     }

@@ -54,7 +54,8 @@ extension TaskDriver {
 
   /// Lets the driver's work go: cancels its ready tasks and hands them to the runtime's own
   /// executors, wakes its sleeping tasks with cancellation, and sends every later job straight
-  /// where it would have gone. Happens once; a drain in progress prevents it.
+  /// where it would have gone. Happens once; a drain in progress prevents it, unless
+  /// `evenWhileDraining` (a world that closes — from inside its own work — lets everything go).
   ///
   /// - Parameters:
   ///   - failure: Why.
@@ -62,11 +63,13 @@ extension TaskDriver {
   ///     whoever the released work wakes finds the failure recorded.
   /// - Returns: Whether this call gave the work up.
   @discardableResult
-  func abandon(because failure: TestSchedulerFailure, record: () -> Void = {}) -> Bool {
+  func abandon(
+    because failure: TestSchedulerFailure, evenWhileDraining: Bool = false, record: () -> Void = {}
+  ) -> Bool {
     var sleeps: [any AbandonableSleep] = []
     let jobs = takeEveryReadyJob {
       let taken = watch.withLock { watch -> [any AbandonableSleep]? in
-        guard watch.abandonment == nil, !watch.isDraining else { return nil }
+        guard watch.abandonment == nil, evenWhileDraining || !watch.isDraining else { return nil }
         watch.abandonment = failure
         isAbandoned.store(true, ordering: .releasing)
         defer {

@@ -13,9 +13,9 @@ import Dispatch
 /// tasks it starts are driven. A queue that does not run it within the stall timeout is reported,
 /// and the drain goes on.
 ///
-/// A Dispatch timer source (`DispatchSource.makeTimerSource`) cannot be made virtual this way:
-/// libdispatch fires it from its own timer threads, with no call Marbles could stand in for. It
-/// keeps real time, and the scheduler notes it, so that `flush()` names it.
+/// Timer sources (`DispatchSource.makeTimerSource`) made in a world follow the same rules
+/// (``VirtualTimerSource``), but for those on a global queue (Foundation's run loop times its
+/// waits with one), which keep real time, as do sources made outside the world.
 enum VirtualDispatch {
   /// Installs the handlers, once.
   static func install() {
@@ -25,7 +25,9 @@ enum VirtualDispatch {
   private static let installed: Void = {
     marbles_set_dispatch_handlers(
       { when, queue, block in VirtualDispatch.after(when, queue: queue, block: block) },
-      { _ in VirtualDispatch.timerSourceStarted() })
+      { event, source, object, start, interval, _ in
+        VirtualTimerSource.handle(event, source, object, start: start, interval: interval)
+      })
   }()
 
   /// A `dispatch_after` where readings are virtual: the block runs at the deadline's tick of the
@@ -50,14 +52,7 @@ enum VirtualDispatch {
     String(cString: marbles_queue_label(queue)).hasPrefix("org.swift.XCTest.")
   }
 
-  /// A Dispatch timer source was started where readings are virtual.
-  private static func timerSourceStarted() {
-    guard let driver = Routing.currentDriver, let core = driver.core else { return }
-    driver.note(
-      "a Dispatch timer source (DispatchSource.makeTimerSource) was started at tick \(core.now); "
-        + "it runs in real time — use DispatchQueue.asyncAfter, a standard sleep or the "
-        + "scheduler's clock for a timer in virtual time")
-  }
+
 }
 
 /// A block `asyncAfter` handed over, until it runs on its queue (or the scheduler is released
@@ -89,24 +84,34 @@ private final class DispatchedBlock: @unchecked Sendable {
   func run(on driver: TaskDriver) {
     guard take() else { return }
     let block = UnsafeSendable(block)
-    if marbles_is_main_queue(queue), MainQueue.isCurrent {
-      driver.withCurrentDriver { marbles_block_run(block.value) }
+    VirtualDispatch.run(on: UnsafeSendable(queue), as: driver, what: "a block given to asyncAfter") {
+      marbles_block_run(block.value)
+    }
+  }
+}
+
+extension VirtualDispatch {
+  /// Runs `body` on `queue` as `driver`'s work, and waits for it: at once if the queue is the main
+  /// queue and this thread serves it; otherwise submitted to the queue, waiting at most the stall
+  /// timeout (then noted: `what` runs when the queue comes free, in real time).
+  static func run(
+    on queue: UnsafeSendable, as driver: TaskDriver, what: String,
+    _ body: @escaping @Sendable () -> Void
+  ) {
+    if marbles_is_main_queue(queue.value), MainQueue.isCurrent {
+      driver.withCurrentDriver(body)
       return
     }
-    let queue = UnsafeSendable(queue)
     let ran = driver.onQueue({ work in
       let context = Unmanaged.passRetained(Work(work)).toOpaque()
       marbles_dispatch_async(queue.value, context) { context in
         Unmanaged<Work>.fromOpaque(context!).takeRetainedValue().body()
       }
-    }) {
-      marbles_block_run(block.value)
-    }
+    }, body)
     if !ran {
       driver.note(
-        "a block given to DispatchQueue.asyncAfter waited on its queue for longer than the "
-          + "stall timeout (\(driver.stallTimeout)); it runs when the queue comes free, in real "
-          + "time")
+        "\(what) waited on its queue for longer than the stall timeout "
+          + "(\(driver.stallTimeout)); it runs when the queue comes free, in real time")
     }
   }
 
@@ -117,7 +122,7 @@ private final class DispatchedBlock: @unchecked Sendable {
 }
 
 /// A pointer handed between threads, which only one of them uses at a time.
-private struct UnsafeSendable: @unchecked Sendable {
+struct UnsafeSendable: @unchecked Sendable {
   // NB: @unchecked: the pointee is used by one thread at a time (the block runs once).
   let value: UnsafeMutableRawPointer
   init(_ value: UnsafeMutableRawPointer) { self.value = value }

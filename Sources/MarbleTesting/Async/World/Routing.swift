@@ -35,8 +35,11 @@ enum Routing {
         }
         if let world = registry.world(rootedAt: id) { return .root(world) }
         // A task created by the world's work: the runtime enqueues a new task from its creator.
-        // An older task (a runner awaiting the test, a task of another test) is never taken.
-        guard let here, !here.hasLetGo, let world = here.world, id > world.watermark else {
+        // An older task (a runner awaiting the test, a task of another test) is never taken, nor
+        // a task that enqueues itself (a hop off an actor whose job another world runs).
+        guard let here, !here.hasLetGo, let world = here.world, id > world.watermark,
+          Jobs.currentTaskID != id
+        else {
           return .pass
         }
         registry.own(id, task: job, by: here)

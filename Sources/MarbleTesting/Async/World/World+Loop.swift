@@ -202,10 +202,15 @@ extension World {
   private func idle(top: TaskDriver) {
     let outside = waitsOutside()
     let grace = outside.isEmpty ? min(top.stallTimeout, World.deadlockGrace) : top.stallTimeout
-    if waitForArrivals(upTo: grace) { return }
-    if !isOpen { return }
-    let report = outside.isEmpty ? deadlockReport(top: top) : outsideReport(top: top, outside)
-    giveUp(because: report)
+    while !waitForArrivals(upTo: grace) {
+      guard isOpen else { return }
+      // A task outside the world that its work awaits, ready or running, makes progress.
+      if outside.isEmpty || !isAwaitedOutsideWorkRunnable() {
+        let report = outside.isEmpty ? deadlockReport(top: top) : outsideReport(top: top, outside)
+        giveUp(because: report)
+        return
+      }
+    }
   }
 
   /// How long a world whose work shows no sign of waiting on something outside waits for work to
@@ -255,7 +260,7 @@ extension World {
       tasks += Registry.shared.withLock { $0.tasks(of: driver).map(\.task) }
     }
     for task in tasks where !Jobs.status(of: task).isComplete { Jobs.cancel(task) }
-    for driver in drivers { driver.abandon(because: failure) }
+    for driver in drivers { driver.abandon(because: failure, evenWhileDraining: true) }
     // The root last, in its test's own context: Swift Testing takes the cancellation of a test's
     // task as the test's own, and records it there.
     if let root = rootTask.map(UncheckedTask.init), !Jobs.status(of: root.task).isComplete {

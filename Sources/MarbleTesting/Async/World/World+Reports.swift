@@ -31,6 +31,24 @@ extension World {
     }
   }
 
+  /// Whether a task outside the world that work of the world waits for is running or ready to
+  /// run: it is making progress (a busy machine's pool may take long to get to it), so the wait
+  /// for it goes on past the stall timeout.
+  func isAwaitedOutsideWorkRunnable() -> Bool {
+    var tasks: [MarblesJobRef] = []
+    if let rootTask { tasks.append(rootTask) }
+    for driver in drivers {
+      tasks += Registry.shared.withLock { $0.tasks(of: driver).map(\.task) }
+    }
+    return tasks.contains { task in
+      guard let awaited = Jobs.awaitedTask(of: task) else { return false }
+      let id = swift_task_getJobTaskId(awaited)
+      guard Registry.shared.withLock({ $0.world(ofTask: id) }) !== self else { return false }
+      let status = Jobs.status(of: awaited)
+      return status.isRunning || status.isEnqueued
+    }
+  }
+
   /// What of the world waits on something outside it, as text; empty when nothing does.
   func waitsOutside() -> [String] {
     var outside: [String] = []

@@ -353,10 +353,12 @@ package final class World: @unchecked Sendable {
         because: TestSchedulerFailure(
           kind: .undrivenWork,
           message: "The world of the test closed with this work still pending; it was cancelled "
-            + "and let go."))
+            + "and let go."),
+        evenWhileDraining: true)
       driver.clock.release()
       let tasks = Registry.shared.withLock { $0.forgetTasks(of: driver) }
       for task in tasks { Jobs.release(task) }
+      VirtualTimerSource.forget(driver)
     }
     // The world's clock: its pending closures may hold what holds it.
     drivers.first?.core?.removeAll()

@@ -1,0 +1,93 @@
+import Foundation
+import MarbleTesting
+import Marbles
+import Synchronization
+import TestSupport
+import XCTest
+
+/// A scheduler kept in a test case's property, made in `setUp`, is the test's world: it closes
+/// when the test ends, and nothing of it reaches the tests after (on 2026-11-26's `main` later
+/// tests of the process read a frozen `Date()`, their `Task {}` were held, and XCTest printed
+/// durations of an hour). XCTest runs these two in order (their names sort so).
+final class ScopeAXCTests: XCTestCase {
+  var scheduler: TestScheduler!
+  /// The duration XCTest measured for the first test.
+  static let measured = Mutex<TimeInterval?>(nil)
+
+  override class func setUp() {
+    // Marbles watches XCTest from its first world on; a world opened before this class's tests
+    // makes sure it knows each of them from its start, as it does in a full run.
+    _ = TestScheduler()
+  }
+
+  override func setUp() {
+    scheduler = TestScheduler()
+  }
+
+  func testAFirstTestMovesItsSchedulerAnHour() {
+    scheduler.advance(by: .seconds(3600))
+    XCTAssertEqual(scheduler.now, 3_600_000)
+    XCTestObservationCenter.shared.addTestObserver(DurationWatcher())
+  }
+
+  func testBLaterTestsAreUntouched() {
+    // XCTest's own clock: the first test's duration is real. (Under `--parallel` XCTest runs
+    // each test in a process of its own: `ScopeSerialRunXCTests` runs the two in one.)
+    if ProcessInfo.processInfo.environment["MARBLES_SCOPE_CHILD"] != nil {
+      let duration = Self.measured.withLock { $0 }
+      XCTAssertNotNil(duration, "the first test ran before, in this process")
+      XCTAssertLessThan(duration ?? .infinity, 60)
+    }
+    // Date() is real: the same as a reading Marbles' real clock makes.
+    let real = RealTime.reading { Date() }
+    XCTAssertLessThan(abs(Date().timeIntervalSince(real)), 60)
+    // A Task {} runs by itself.
+    let ran = expectation(description: "ran")
+    Task { ran.fulfill() }
+    wait(for: [ran], timeout: 30)
+  }
+
+  private final class DurationWatcher: NSObject, XCTestObservation {
+    func testCaseDidFinish(_ testCase: XCTestCase) {
+      guard testCase.name.hasSuffix("testAFirstTestMovesItsSchedulerAnHour") else { return }
+      ScopeAXCTests.measured.withLock { $0 = testCase.testRun?.totalDuration }
+    }
+  }
+}
+
+/// XCTest's waits in a synchronous test method with a world return: met by world work, or after
+/// their own timeout in real time (on 2026-11-26's `main` they never returned).
+final class ScopeBXCTests: XCTestCase {
+  override func invokeTest() { withVirtualTime { _ in super.invokeTest() } }
+
+  func testAWaitThatTimesOutReturnsAfterItsOwnTimeout() {
+    TestScheduler.current!.advance(by: .seconds(3600))
+    let never = expectation(description: "never fulfilled")
+    let start = RealTime.reading { ContinuousClock.now }
+    let result = XCTWaiter().wait(for: [never], timeout: 0.5)
+    let took = RealTime.reading { ContinuousClock.now } - start
+    XCTAssertEqual(result, .timedOut)
+    XCTAssertGreaterThanOrEqual(took, .milliseconds(450))
+    never.fulfill()
+  }
+
+  func testARunLoopRunReturns() {
+    TestScheduler.current!.advance(by: .seconds(3600))
+    let start = RealTime.reading { ContinuousClock.now }
+    RunLoop.current.run(until: Date().addingTimeInterval(0.3))
+    let took = RealTime.reading { ContinuousClock.now } - start
+    XCTAssertLessThan(took, .seconds(60))
+  }
+}
+
+/// Runs `ScopeAXCTests` in a serial XCTest run of its own: its two tests, in order, in one
+/// process, as a serial `swift test` runs them.
+final class ScopeSerialRunXCTests: XCTestCase {
+  func testTheTwoScopeTestsRunInOrderInOneProcess() throws {
+    let (status, output) = try runToolBlocking(
+      XCTestPathTests.command(running: "MarblesXCTests.ScopeAXCTests"),
+      environment: ["MARBLES_SCOPE_CHILD": "1"])
+    XCTAssertEqual(status, 0, output)
+    XCTAssertTrue(output.contains("Executed 2 tests, with 0 failures"), output)
+  }
+}
