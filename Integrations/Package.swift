@@ -23,6 +23,7 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
     .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
     .package(url: "https://github.com/pointfreeco/combine-schedulers", from: "1.2.2"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
   ],
   targets: [
     // App code as new app targets are built: on the main actor by default, nonisolated async
@@ -56,6 +57,24 @@ let package = Package(
         .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
       ],
       swiftSettings: swiftSettings),
+    // swift-async-algorithms' own tests that wait in real time, ported unchanged but for the
+    // world (one line per XCTest case class).
+    .testTarget(
+      name: "AsyncAlgorithmsRealClockTests",
+      dependencies: [
+        .product(name: "MarbleTesting", package: "Marbles"),
+        .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+      ],
+      swiftSettings: [.swiftLanguageMode(.v5)]),
+    // swift-service-lifecycle's own tests that wait in real time (its graceful-shutdown files),
+    // ported unchanged but for the world (one line per XCTest case class).
+    .testTarget(
+      name: "ServiceLifecycleRealClockTests",
+      dependencies: [
+        .product(name: "MarbleTesting", package: "Marbles"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+      ]),
     .testTarget(
       name: "SearchExampleTests",
       dependencies: [

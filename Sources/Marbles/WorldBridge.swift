@@ -90,26 +90,34 @@ final class ContextReporter: WorldReporter {
   }
 
   func run(_ work: @escaping @Sendable () -> Void) {
-    _ = send(.work(work))
+    if case .finished = send(.work(work)) { work() }
   }
 
   /// Records on the test's own task directly; from elsewhere, through the recorder, waiting (a
-  /// bounded time) until it is recorded.
+  /// bounded time) until it is recorded. A reporter that has finished records directly.
   private func deliver(_ text: String, at site: SchedulerSite, isWarning: Bool) {
     if Test.current != nil {
       DirectReporter().deliver(text, at: site, isWarning: isWarning)
       return
     }
-    if !send(isWarning ? .warning(text, site) : .issue(text, site)) {
-      Platform.printError("\(site.filePath):\(site.line): error: \(text)\n")
+    switch send(isWarning ? .warning(text, site) : .issue(text, site)) {
+    case .recorded: break
+    case .finished: DirectReporter().deliver(text, at: site, isWarning: isWarning)
+    case .timedOut:
+      let label = isWarning ? "warning" : "error"
+      Platform.printError("\(site.filePath):\(site.line): \(label): \(text)\n")
     }
   }
 
+  private enum Delivery {
+    case recorded, finished, timedOut
+  }
+
   /// Hands `kind` to the recorder and waits for it, at most two seconds of real time.
-  private func send(_ kind: Message.Kind) -> Bool {
+  private func send(_ kind: Message.Kind) -> Delivery {
     let done = DispatchSemaphore(value: 0)
-    messages.yield(Message(kind: kind, done: done))
-    return done.wait(timeout: .now() + .seconds(2)) == .success
+    guard case .enqueued = messages.yield(Message(kind: kind, done: done)) else { return .finished }
+    return done.wait(timeout: .now() + .seconds(2)) == .success ? .recorded : .timedOut
   }
 
   func finish() async {

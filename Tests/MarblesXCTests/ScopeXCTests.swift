@@ -91,3 +91,38 @@ final class ScopeSerialRunXCTests: XCTestCase {
     XCTAssertTrue(output.contains("Executed 2 tests, with 0 failures"), output)
   }
 }
+
+/// What an XCTest world that closes with work still waiting says: a warning, recorded when the
+/// world closes. On 2026-11-27's `main` the world finished its reporter before the warning was
+/// handed to it: the warning waited two seconds of real time for a recorder that had stopped, then
+/// was printed as an error.
+final class ClosingWithWorkXCTests: XCTestCase {
+  func testTheWarningIsRecordedAsAWarningWhenTheWorldCloses() throws {
+    let (status, output) = try runToolBlocking(
+      XCTestPathTests.command(running: "MarblesXCTests.ClosingWithWorkFixtureXCTests"),
+      environment: ["MARBLES_CLOSING_CHILD": "1"])
+    XCTAssertEqual(status, 0, output)
+    XCTAssertTrue(
+      output.contains(
+        "warning: The test's world closed with work still waiting, which was cancelled: a task "
+          + "sleeps until tick 60000."),
+      output)
+    XCTAssertFalse(output.contains(": error:"), output)
+  }
+}
+
+/// Run by `ClosingWithWorkXCTests` in a process of its own (it does nothing in the suite's own
+/// run): a test in a world of its own that leaves a task asleep.
+final class ClosingWithWorkFixtureXCTests: XCTestCase {
+  override func invokeTest() { withVirtualTime { _ in super.invokeTest() } }
+
+  func testLeavesATaskAsleep() async {
+    guard ProcessInfo.processInfo.environment["MARBLES_CLOSING_CHILD"] != nil else { return }
+    let started = AsyncStream<Void>.makeStream()
+    Task {
+      started.continuation.yield()
+      try await Task.sleep(for: .seconds(60))
+    }
+    for await _ in started.stream { break }
+  }
+}

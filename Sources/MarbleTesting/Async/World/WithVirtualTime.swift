@@ -101,7 +101,8 @@ extension World {
   /// Closes a world `withVirtualTime` opened, naming in a warning what was still waiting.
   func closeScopeNow() {
     let site = top?.core?.site
-    let waiting = close()
+    let waiting = close(finishingReports: false)
+    defer { reporter?.finishSoon() }
     guard !waiting.isEmpty, let site else { return }
     let message =
       "The test's world closed with work still waiting, which was cancelled: "

@@ -331,9 +331,11 @@ package final class World: @unchecked Sendable {
   /// driving, its clock lets go of the readings, and nothing of it is routed any more. Whoever
   /// still holds a scheduler of it keeps a scheduler of signals and actions only.
   ///
+  /// - Parameter finishingReports: Whether the world's reporter finishes now; `false` for a
+  ///   closer that still reports what was waiting, and then finishes it.
   /// - Returns: What was still waiting when it closed, to name in a warning.
   @discardableResult
-  package func close() -> [String] {
+  package func close(finishingReports: Bool = true) -> [String] {
     let drivers = state.withLock { state -> [TaskDriver]? in
       guard !state.isClosed else { return nil }
       state.isClosed = true
@@ -366,7 +368,7 @@ package final class World: @unchecked Sendable {
       current.leaveRunningJob()
     }
     arrivals.signal()
-    reporter?.finishSoon()
+    if finishingReports { reporter?.finishSoon() }
     RuntimeHooks.worldCloses()
     return waiting
   }
