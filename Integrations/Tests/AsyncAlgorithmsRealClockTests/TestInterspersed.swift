@@ -1,6 +1,11 @@
 // Ported from apple/swift-async-algorithms 1.1.4, `Tests/AsyncAlgorithmsTests/Interspersed/TestInterspersed.swift`, its tests that wait in real time
 // (those that call Task.sleep or use ContinuousClock), unchanged but for the world: the class
 // gains the one line that runs each test in virtual time (Marbles' XCTest line).
+//
+// Left out by the rule, and a finding: `test_cancellation` does not wait in real time, and in a
+// world it never ends. Its child loops over an endless synchronous source whose `next()` never
+// suspends, and only the parent, running beside it on another thread, can cancel it; a world runs
+// one job at a time (as kotlinx-coroutines-test's runTest does), so the parent never runs.
 
 //===----------------------------------------------------------------------===//
 //
