@@ -50,10 +50,13 @@ MARBLES_HOOK MarblesEnqueueGlobalHook _Nullable swift_task_enqueueGlobal_hook;
 /// What the runtime would answer: the main actor's executor.
 typedef MARBLES_SWIFT_CC MarblesExecutorRef (*MarblesGetMainExecutorOriginal)(void);
 
+/// A main executor hook.
+typedef MARBLES_SWIFT_CC MarblesExecutorRef (*MarblesMainExecutorHook)(
+    MarblesGetMainExecutorOriginal _Nonnull original);
+
 /// Called to find the main actor's executor, when set: every hop to the main actor, every
 /// `@MainActor` task and every isolation check of the main actor asks it.
-MARBLES_HOOK MARBLES_SWIFT_CC MarblesExecutorRef (*_Nullable swift_task_getMainExecutor_hook)(
-    MarblesGetMainExecutorOriginal _Nonnull original);
+MARBLES_HOOK MarblesMainExecutorHook _Nullable swift_task_getMainExecutor_hook;
 
 // MARK: Runtime functions
 

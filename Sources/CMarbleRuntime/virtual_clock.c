@@ -53,6 +53,8 @@ typedef struct {
 } marbles_executor_ref;
 extern MARBLES_SWIFT_CC void *swift_task_getCurrent(void);
 extern MARBLES_SWIFT_CC marbles_executor_ref swift_task_getCurrentExecutor(void);
+extern void *swift_retain(void *object);
+extern void swift_release(void *object);
 
 /// Clock ids, indexed into a clock's epochs.
 #define MARBLES_CLOCK_IDS 32
@@ -279,7 +281,8 @@ marbles_clock_scope marbles_clock_enter(
   scope.clock = kind == MARBLES_SCOPE_NONE ? 0 : clock;
   scope.generation = generation;
   scope.kind = scope.clock ? kind : MARBLES_SCOPE_NONE;
-  scope.task = task;
+  scope.task = scope.kind == MARBLES_SCOPE_TASK ? task : 0;
+  if (scope.task) swift_retain((void *)scope.task);
   scope.openings = clock ? __atomic_load_n(&clock->openings, __ATOMIC_ACQUIRE) : 0;
   return previous;
 }
@@ -289,7 +292,8 @@ void marbles_clock_end_opening(marbles_virtual_clock *clock, uint64_t generation
   __atomic_fetch_add(&clock->openings, 1, __ATOMIC_ACQ_REL);
 }
 
-/// Whether `task` runs its job now (the runtime's status flags: IsRunning).
+/// Whether `task` runs its job now (the runtime's status flags: IsRunning). The scope holding
+/// `task` retains it.
 static bool task_is_running(const void *task) {
 #if __SIZEOF_POINTER__ == 8
   return (__atomic_load_n((const uint32_t *)((const unsigned char *)task + 96), __ATOMIC_ACQUIRE) &
@@ -300,10 +304,25 @@ static bool task_is_running(const void *task) {
 #endif
 }
 
+void marbles_clock_drop(marbles_clock_scope dropped) {
+  if (dropped.task) swift_release((void *)dropped.task);
+}
+
 void marbles_clock_restore(marbles_clock_scope previous) {
   frozen.clock = 0;
   waited.clock = 0;
+  marbles_clock_scope replaced = scope;
   scope = previous;
+  marbles_clock_drop(replaced);
+}
+
+/// Ends this thread's scope: readings are real again.
+static void end_scope(void) {
+  marbles_clock_scope ended = scope;
+  scope.clock = 0;
+  scope.kind = MARBLES_SCOPE_NONE;
+  scope.task = 0;
+  marbles_clock_drop(ended);
 }
 
 void marbles_clock_set_frozen_limit(
@@ -330,14 +349,14 @@ static marbles_virtual_clock *live_clock(uint64_t *generation) {
   if (!clock || real_depth > 0) return 0;
   uint64_t live = __atomic_load_n(&clock->generation, __ATOMIC_ACQUIRE);
   if (live != scope.generation) {
-    scope.clock = 0;
-    scope.kind = MARBLES_SCOPE_NONE;
+    end_scope();
     return 0;
   }
   if (scope.kind == MARBLES_SCOPE_TASK && swift_task_getCurrent() != scope.task) {
     // A task started inside the scope's code runs its first steps here (Task.immediate): from
     // code with no task (a thread root), or while the scope's task still runs the job the scope
-    // was entered for (a stale scope of an ended job must not read for another test's task).
+    // was entered for (a stale scope of an ended job must not read for another test's task). The
+    // scope retains its task, so that reading its status is safe.
     bool isSynchronousStart;
     if (scope.task == 0) {
       marbles_executor_ref executor = swift_task_getCurrentExecutor();
@@ -351,10 +370,7 @@ static marbles_virtual_clock *live_clock(uint64_t *generation) {
     // here runs inside it (a run loop it spins): that reading is real, the scope stays. A test's
     // task that is no longer current has left the thread: its job ended.
     if (!isSynchronousStart) {
-      if (scope.task != 0) {
-        scope.clock = 0;
-        scope.kind = MARBLES_SCOPE_NONE;
-      }
+      if (scope.task != 0) end_scope();
       return 0;
     }
   }

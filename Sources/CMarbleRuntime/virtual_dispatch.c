@@ -31,6 +31,11 @@ void marbles_set_dispatch_handlers(
   __atomic_store_n(&timer_handler, timer, __ATOMIC_RELEASE);
 }
 
+bool marbles_dispatch_handlers_are_set(void) {
+  return __atomic_load_n(&after_handler, __ATOMIC_ACQUIRE) ||
+         __atomic_load_n(&timer_handler, __ATOMIC_ACQUIRE);
+}
+
 // MARK: Blocks
 
 /// The start of every block's layout (the Blocks ABI): `invoke` is called with the block.

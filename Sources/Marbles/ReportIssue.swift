@@ -16,7 +16,6 @@ import XCTest
 func reportIssue(
   _ message: String, fileID: String, filePath: StaticString, line: UInt, column: UInt
 ) {
-  TestIssueRecorder.registered
   if let capture = IssueCapture.current {
     // A schedule under exploration: its issues are reported once, with the report.
     capture.append("\(fileID):\(line): \(message)")
@@ -181,22 +180,6 @@ enum PendingWork {
     guard count > 0 else { return "" }
     return "\n\(count) action\(count == 1 ? "" : "s") pending at tick \(core.now) — did you "
       + "forget `run()`?"
-  }
-}
-
-/// What `MarbleTesting` calls to report, on the current test, a failure no assertion carries (a
-/// hang a scheduler prevented, found when it is released). It is registered with
-/// `FailureReporter` when the process loads `Marbles` (see `Platform.swift`), and again by every
-/// report of an assertion (`registered`), for toolchains that cannot run code at load.
-enum TestIssueRecorder {
-  /// Registers this reporter, once.
-  static let registered: Void = FailureReporter.register("Marbles") { message, site in
-    TestIssueRecorder.report(message, at: site)
-  }
-
-  static func report(_ message: String, at site: SchedulerSite) {
-    SourceSite(fileID: site.fileID, filePath: site.filePath, line: site.line, column: site.column)
-      .report(message)
   }
 }
 

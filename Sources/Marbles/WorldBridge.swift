@@ -4,10 +4,10 @@ import Synchronization
 import Testing
 import XCTest
 
-/// How the test's world reaches the test framework that runs it: which test is running, how to
+/// How `MarbleTesting` reaches the test framework that runs it: which test is running, how to
 /// report on it from any thread, and when an XCTest test case ends. `MarbleTesting` finds this
-/// type by name at its first world (`TestFramework`); nothing is registered when the process
-/// loads.
+/// type by name the first time it needs it (`TestFramework`); nothing is registered when the
+/// process loads.
 package enum WorldBridge: TestFrameworkBridge {
   package static var runningTest: RunningTest? {
     if let test = Test.current {
@@ -23,6 +23,11 @@ package enum WorldBridge: TestFrameworkBridge {
 
   package static func closeWhenTestEnds(_ world: World, _ test: RunningTest) {
     if case .xcTest = test { XCTestWatcher.shared.close(world, whenEnds: test) }
+  }
+
+  package static func report(_ message: String, at site: SchedulerSite) {
+    SourceSite(fileID: site.fileID, filePath: site.filePath, line: site.line, column: site.column)
+      .report(message)
   }
 }
 

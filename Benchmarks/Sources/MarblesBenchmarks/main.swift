@@ -218,7 +218,7 @@ _ = measure(
   return recorder.values.count
 }
 
-if isSelected("g. bare loop") { SideProcesses.compare() }
+if isSelected("g. bare loop") || isSelected("g. main-actor hops") { SideProcesses.compare() }
 
 // Phase j: a million `ContinuousClock.now` readings in driven work (a scheduler's task, where each
 // reading is the scheduler's virtual time) against the same loop in a detached task outside any

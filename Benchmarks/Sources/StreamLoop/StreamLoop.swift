@@ -1,9 +1,8 @@
 import Dispatch
 
 /// Phase g's bare loop: a detached task iterating an `AsyncStream` of `count` buffered values,
-/// timed `runs` times in this process; prints the median in seconds, for the benchmark that
-/// started the process (see `SideProcesses.swift` in MarblesBenchmarks).
-public func timeBareStreamLoop(count: Int = 100_000, runs: Int = 5) async {
+/// timed `runs` times in this process; returns the median in seconds.
+public func timeBareStreamLoop(count: Int = 100_000, runs: Int = 5) async -> Double {
   var times: [Double] = []
   var sink = 0
   for _ in 0..<runs {
@@ -20,5 +19,30 @@ public func timeBareStreamLoop(count: Int = 100_000, runs: Int = 5) async {
     times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
   }
   precondition(sink != 1)
-  print(times.sorted()[runs / 2])
+  return times.sorted()[runs / 2]
+}
+
+/// Phase g's main-actor jobs: a detached task hopping to the main actor and back `count` times,
+/// timed `runs` times in this process; returns the median in seconds.
+public func timeMainActorHops(count: Int = 20_000, runs: Int = 5) async -> Double {
+  var times: [Double] = []
+  for _ in 0..<runs {
+    let start = DispatchTime.now().uptimeNanoseconds
+    let hops = await Task.detached {
+      var hops = 0
+      for _ in 0..<count { hops &+= await MainActor.run { 1 } }
+      return hops
+    }.value
+    precondition(hops == count)
+    times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+  }
+  return times.sorted()[runs / 2]
+}
+
+/// Prints both medians on one line, for the benchmark that started the process (see
+/// `SideProcesses.swift` in MarblesBenchmarks).
+public func timeBothLoops() async {
+  let stream = await timeBareStreamLoop()
+  let mainActor = await timeMainActorHops()
+  print(stream, mainActor)
 }

@@ -1,4 +1,4 @@
 import StreamLoop
 
-// Phase g's bare loop in a process that does not link Marbles.
-await timeBareStreamLoop()
+// Phase g's loops in a process that does not link Marbles.
+await timeBothLoops()

@@ -60,7 +60,7 @@ typedef enum {
   /// Only while `task` is the current task (NULL: while no task is current) — the job that opened
   /// a world, which Marbles did not start and whose end it does not see — or while a task started
   /// inside it runs its first steps there (`Task.immediate`: `task` is still running then). A
-  /// reading by any other task ends it.
+  /// reading by any other task ends it. The scope retains `task` while it holds it.
   MARBLES_SCOPE_TASK = 2,
 } marbles_scope_kind;
 
@@ -79,13 +79,17 @@ typedef struct {
 void marbles_clock_end_opening(marbles_virtual_clock *_Nonnull clock, uint64_t generation);
 
 /// Makes this thread's readings `clock`'s (while it has `generation`), as `kind` says, and
-/// returns the scope it replaces.
+/// returns the scope it replaces, which the caller owns: it hands it to `marbles_clock_restore` or
+/// to `marbles_clock_drop`.
 marbles_clock_scope marbles_clock_enter(
     marbles_virtual_clock *_Nullable clock, uint64_t generation, marbles_scope_kind kind,
     const void *_Nullable task);
 
 /// Puts back a scope that `marbles_clock_enter` returned.
 void marbles_clock_restore(marbles_clock_scope scope);
+
+/// Lets go of a scope that `marbles_clock_enter` returned and that is not put back.
+void marbles_clock_drop(marbles_clock_scope scope);
 
 /// How much work the readers of `clock` handed to threads and queues outside its world is under
 /// way: threads they started that have not ended, blocks they gave `dispatch_async` that have not
@@ -155,6 +159,9 @@ typedef bool (*marbles_dispatch_timer_handler)(
 /// Sets the handlers (NULL: none).
 void marbles_set_dispatch_handlers(
     marbles_dispatch_after_handler _Nullable after, marbles_dispatch_timer_handler _Nullable timer);
+
+/// Whether a handler is set.
+bool marbles_dispatch_handlers_are_set(void);
 
 /// Runs a block without releasing it (a timer's event handler, which runs again).
 void marbles_block_invoke(void *_Nonnull block);

@@ -76,13 +76,13 @@ final class VirtualClockSlot: @unchecked Sendable {
   /// Makes this clock's the readings of the job running now on this thread, until it ends: the
   /// job of `task` (with `nil`, the code running while no task is current).
   func enterRunningJob(of task: UnsafeRawPointer?) {
-    _ = marbles_clock_enter(pointer, generation, MARBLES_SCOPE_TASK, task)
+    marbles_clock_drop(marbles_clock_enter(pointer, generation, MARBLES_SCOPE_TASK, task))
   }
 
   /// Makes this clock's every reading on this thread for the rest of the run it is in (a drain,
   /// a job a world's loop runs), whose end puts back the scope it replaces.
   func enterRun() {
-    _ = marbles_clock_enter(pointer, generation, MARBLES_SCOPE_THREAD, nil)
+    marbles_clock_drop(marbles_clock_enter(pointer, generation, MARBLES_SCOPE_THREAD, nil))
   }
 
   /// Says that the job a world opened in has ended (see `marbles_clock_end_opening`).
@@ -92,7 +92,7 @@ final class VirtualClockSlot: @unchecked Sendable {
 
   /// Ends ``enterRunningJob(of:)`` on this thread: its readings are real again.
   static func leaveRunningJob() {
-    _ = marbles_clock_enter(nil, 0, MARBLES_SCOPE_NONE, nil)
+    marbles_clock_drop(marbles_clock_enter(nil, 0, MARBLES_SCOPE_NONE, nil))
   }
 }
 

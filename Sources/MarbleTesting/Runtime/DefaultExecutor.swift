@@ -31,6 +31,16 @@ enum DefaultExecutor {
     _ = isRouting
   }
 
+  /// Whether the runtime's default executor is Marbles' now (read from the runtime).
+  static var isTheRuntimes: Bool {
+    #if MARBLES_TESTED_RUNTIME
+      if #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *) {
+        return Task.defaultExecutor is SleepRouter
+      }
+    #endif
+    return false
+  }
+
   /// Whether ``SleepRouter`` is the default executor.
   static let isRouting: Bool = {
     #if MARBLES_TESTED_RUNTIME

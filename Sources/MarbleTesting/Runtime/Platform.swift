@@ -1,6 +1,6 @@
 // Everything in MarbleTesting that differs by operating system: thread-local slots, thread ids,
-// the watchdog's thread, a real sleep, and the entry point that runs when the process loads. Each
-// Linux branch has its Darwin twin; nothing else in the module names an OS.
+// the watchdog's thread and a real sleep. Each Linux branch has its Darwin twin; nothing else in
+// the module names an OS.
 //
 // Darwin is written for, not built or tested here.
 
@@ -19,6 +19,18 @@ struct ThreadLocalSlot: @unchecked Sendable {
 
   init() {
     pthread_key_create(&key, nil)
+  }
+
+  /// A slot whose value, when its thread ends, is handed to `destructor`.
+  init(destructor: @escaping @convention(c) (UnsafeMutableRawPointer?) -> Void) {
+    #if canImport(Darwin)
+      // Darwin declares the destructor's argument non-optional; the same C function either way.
+      pthread_key_create(
+        &key,
+        unsafeBitCast(destructor, to: (@convention(c) (UnsafeMutableRawPointer) -> Void).self))
+    #else
+      pthread_key_create(&key, destructor)
+    #endif
   }
 
   /// This thread's value.
@@ -88,16 +100,3 @@ package enum Platform {
     text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
   }
 }
-
-#if MARBLES_TESTED_RUNTIME
-  /// Runs when the process loads, before the test runner starts a thread or a main-actor job (see
-  /// ``RuntimeHooks/installAtLoad()``). Swift places the entry in the loader's list of
-  /// initializers itself: ELF's `.init_array`, Mach-O's `__mod_init_func`.
-  #if canImport(Darwin)
-    @used @section("__DATA,__mod_init_func")
-    let marblesAtLoad: @convention(c) () -> Void = { RuntimeHooks.installAtLoad() }
-  #else
-    @used @section(".init_array")
-    let marblesAtLoad: @convention(c) () -> Void = { RuntimeHooks.installAtLoad() }
-  #endif
-#endif

@@ -4,25 +4,27 @@ import Dispatch
 @_spi(Internals) import Signals
 import Synchronization
 
-/// The runtime hooks Marbles installs, and when: a good neighbour in the test process.
+/// The runtime hooks Marbles installs, and when: a good neighbour in the test process. Nothing is
+/// installed when the process loads; a process that opens no world is untouched.
 ///
-/// - **When the process loads** (``installAtLoad()``): the main executor hook, which answers every
-///   "which executor is the main actor's?" with ``MainActorRouter``. It cannot wait for the first
-///   scheduler: a main-actor job already running then would run on an executor the runtime no
-///   longer calls the main one, and a `Task.immediate` it starts could not start in its caller.
-///   While no scheduler exists, the router passes every job to the main queue at once.
-/// - **At the first scheduler, and checked again at every new one** (``schedulerBegins()``): the
-///   global enqueue hook, chained to the hook it found (swift-concurrency-extras'
-///   `withMainSerialExecutor`, swift-async-algorithms' validation diagrams): the jobs Marbles does
-///   not take go there. Also the default executor (``DefaultExecutor``), once, and the Dispatch
-///   handlers of the virtual clock.
-/// - **When the last scheduler goes** (``schedulerEnds()``): the hook found is put back, unless
+/// - **When the first world opens** (``worldOpens()``): the global enqueue hook, chained to the
+///   hook it found (swift-concurrency-extras' `withMainSerialExecutor`, swift-async-algorithms'
+///   validation diagrams): the jobs Marbles does not take go there; and the main executor hook,
+///   which answers every "which executor is the main actor's?" with ``MainActorRouter``. Also,
+///   once, the default executor (``DefaultExecutor``) and the Dispatch handlers of the virtual
+///   clock, which pass everything through while no world is open.
+/// - **Checked again at every new scheduler** (``schedulerJoins()``): another library may have
+///   replaced the global hook meanwhile.
+/// - **When the last world closes** (``worldCloses()``): the hooks found are put back, unless
 ///   another library replaced Marbles' meanwhile (then that one stays).
+///
+/// A main-actor job that is running when the first world opens keeps running on the runtime's own
+/// main executor until it suspends; the runtime's isolation checks accept both on the main thread.
 ///
 /// Everything here is compiled only for the toolchains Marbles was tested on
 /// (`MARBLES_TESTED_RUNTIME`, set by the manifest for Swift 6.3); elsewhere schedulers drive
 /// signals and `scheduler.task`s only, and say so once (``untestedToolchainNotice``).
-enum RuntimeHooks {
+package enum RuntimeHooks {
   private struct State {
     /// How many schedulers that drive tasks are alive.
     var schedulers = 0
@@ -52,22 +54,14 @@ enum RuntimeHooks {
     }
   #endif
 
-  /// What runs when the process loads.
-  static func installAtLoad() {
-    #if MARBLES_TESTED_RUNTIME
-      swift_task_getMainExecutor_hook = { _ in
-        unsafeBitCast(MainActorRouter.shared.asUnownedSerialExecutor(), to: MarblesExecutorRef.self)
-      }
-    #endif
-  }
-
-  /// A world opens: installs the global hook unless it is in place, saving the one it replaces.
+  /// A world opens: installs the hooks unless they are in place, saving the ones they replace.
   static func worldOpens() {
     #if MARBLES_TESTED_RUNTIME
       DefaultExecutor.install()
       VirtualDispatch.install()
       state.withLock { state in
         state.schedulers += 1
+        if state.schedulers == 1 { installMainExecutorHook() }
         installIfReplaced(&state)
       }
     #else
@@ -92,6 +86,34 @@ enum RuntimeHooks {
   }
 
   #if MARBLES_TESTED_RUNTIME
+    /// Marbles' main executor hook.
+    private static let mainExecutorHook: MarblesMainExecutorHook = { _ in
+      unsafeBitCast(MainActorRouter.shared.asUnownedSerialExecutor(), to: MarblesExecutorRef.self)
+    }
+
+    /// The main executor hook found when Marbles installed its own (in a process without other
+    /// hooks, none). Read and written under `state`'s lock.
+    nonisolated(unsafe) private static var foundMainExecutorHook: MarblesMainExecutorHook?
+
+    private static func installMainExecutorHook() {
+      let installed = swift_task_getMainExecutor_hook
+      guard rawPointer(installed) != rawPointer(mainExecutorHook) else { return }
+      foundMainExecutorHook = installed
+      swift_task_getMainExecutor_hook = mainExecutorHook
+    }
+
+    private static func uninstallMainExecutorHook() {
+      defer { foundMainExecutorHook = nil }
+      guard rawPointer(swift_task_getMainExecutor_hook) == rawPointer(mainExecutorHook) else {
+        return
+      }
+      swift_task_getMainExecutor_hook = foundMainExecutorHook
+    }
+
+    private static func rawPointer(_ hook: MarblesMainExecutorHook?) -> UnsafeRawPointer? {
+      hook.map { unsafeBitCast($0, to: UnsafeRawPointer.self) }
+    }
+
     private static func installIfReplaced(_ state: inout State) {
       let installed = rawHook(swift_task_enqueueGlobal_hook)
       let ours = rawHook(globalHook)
@@ -105,12 +127,14 @@ enum RuntimeHooks {
     }
   #endif
 
-  /// A world closes: after the last, puts back the hook Marbles found.
+  /// A world closes: after the last, puts back the hooks Marbles found.
   static func worldCloses() {
     #if MARBLES_TESTED_RUNTIME
       state.withLock { state in
         state.schedulers -= 1
-        guard state.schedulers == 0, state.isInstalled else { return }
+        guard state.schedulers == 0 else { return }
+        uninstallMainExecutorHook()
+        guard state.isInstalled else { return }
         state.isInstalled = false
         let found = UnsafeRawPointer(
           bitPattern: foundGlobalHook.exchange(0, ordering: .acquiringAndReleasing))
@@ -118,6 +142,23 @@ enum RuntimeHooks {
         swift_task_enqueueGlobal_hook = found.map { unsafeBitCast($0, to: MarblesGlobalHook.self) }
       }
     #endif
+  }
+
+  /// What of Marbles is in place in the process now, read from the runtime itself where it can be:
+  /// its hooks, its default executor, its Dispatch handlers, its watchdog thread, an open world.
+  /// Empty in a process that has opened no world (and again after the last closed, but for the
+  /// default executor and the Dispatch handlers, which then pass everything through).
+  package static var installedParts: [String] {
+    var parts: [String] = []
+    #if MARBLES_TESTED_RUNTIME
+      if swift_task_enqueueGlobal_hook != nil { parts.append("a global enqueue hook") }
+      if swift_task_getMainExecutor_hook != nil { parts.append("a main executor hook") }
+    #endif
+    if DefaultExecutor.isTheRuntimes { parts.append("Marbles' default executor") }
+    if marbles_dispatch_handlers_are_set() { parts.append("Marbles' Dispatch handlers") }
+    if Watchdog.isWatching { parts.append("Marbles' watchdog thread") }
+    if Registry.openWorlds.load(ordering: .acquiring) > 0 { parts.append("an open world") }
+    return parts
   }
 
   /// Whether Marbles' global hook is the runtime's now.

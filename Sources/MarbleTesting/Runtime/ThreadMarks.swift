@@ -8,9 +8,17 @@ import Dispatch
 /// hooks must know the driver whether the enqueuer is a driven task, an action of the scheduler,
 /// or a job of an unstructured task.
 enum ThreadSlot {
-  private static let driver = ThreadLocalSlot()
-  /// The task whose job the driver's mark is for (see ``enter(_:forTask:)``), or ``anyCode``.
-  private static let markedTask = ThreadLocalSlot()
+  /// The driver of the mark, retained by the slot (a mark can outlive the job it was made for,
+  /// and its driver the world that made it); released when the mark is replaced or its thread
+  /// ends.
+  private static let driver = ThreadLocalSlot { pointer in
+    pointer.map { Unmanaged<TaskDriver>.fromOpaque($0).release() }
+  }
+  /// The task whose job the driver's mark is for (see ``enter(_:forTask:)``), retained by the
+  /// slot like the driver; or ``anyCode``, or ``noTask``.
+  private static let markedTask = ThreadLocalSlot { pointer in
+    if let pointer, UInt(bitPattern: pointer) > 2 { Jobs.release(OpaquePointer(pointer)) }
+  }
   private static let bypass = ThreadLocalSlot()
 
   /// What ``markedTask`` holds for a mark of the whole thread (a drain).
@@ -26,6 +34,30 @@ enum ThreadSlot {
   /// This thread, as a number.
   static var threadID: UInt { Platform.threadID }
 
+  /// Makes `pointer` the driver of this thread's mark: the slot retains it, and releases the
+  /// driver it held.
+  private static func setDriver(_ pointer: UnsafeRawPointer?) {
+    let old = driver.value
+    guard old != pointer else { return }
+    if let pointer { _ = Unmanaged<TaskDriver>.fromOpaque(pointer).retain() }
+    driver.set(pointer)
+    if let old { Unmanaged<TaskDriver>.fromOpaque(old).release() }
+  }
+
+  /// Makes `task` (or a sentinel) the marked task: the slot retains a task, and releases the one
+  /// it held.
+  private static func setMarkedTask(_ task: UnsafeRawPointer?) {
+    let old = markedTask.value
+    guard old != task else { return }
+    if let task, isTask(task) { Jobs.retain(OpaquePointer(task)) }
+    markedTask.set(task)
+    if let old, isTask(old) { Jobs.release(OpaquePointer(old)) }
+  }
+
+  private static func isTask(_ pointer: UnsafeRawPointer) -> Bool {
+    pointer != anyCode && pointer != noTask
+  }
+
   /// The driver whose work this thread runs now, if any: the one of a drain, or of the job a
   /// mark was made for while that job runs (a `Task.immediate`'s first steps inside it count).
   static var runningDriver: UnsafeRawPointer? {
@@ -36,7 +68,8 @@ enum ThreadSlot {
     // A task started inside the marked code runs its first steps here (`Task.immediate`): from
     // a thread root's code, where no task was current; from a task's job, while that job still
     // runs — its task running, the job that opened the world not ended (a stale mark of an ended
-    // job must not take another test's task that starts here).
+    // job must not take another test's task that starts here). The slot keeps the task and the
+    // driver alive.
     if task == noTask {
       if Jobs.isSynchronousStart { return pointer }
     } else if Jobs.status(of: OpaquePointer(task)).isRunning,
@@ -46,8 +79,8 @@ enum ThreadSlot {
       return pointer
     }
     // The marked job has ended: another task runs here.
-    driver.set(nil)
-    markedTask.set(nil)
+    setDriver(nil)
+    setMarkedTask(nil)
     return nil
   }
 
@@ -62,11 +95,16 @@ enum ThreadSlot {
     -> Result
   {
     let previous = (driver.value, markedTask.value)
-    driver.set(pointer)
-    markedTask.set(anyCode)
+    // What the old mark holds stays alive while the slots hold another.
+    if let old = previous.0 { _ = Unmanaged<TaskDriver>.fromOpaque(old).retain() }
+    if let old = previous.1, isTask(old) { Jobs.retain(OpaquePointer(old)) }
+    setDriver(pointer)
+    setMarkedTask(anyCode)
     defer {
-      driver.set(previous.0)
-      markedTask.set(previous.1)
+      setDriver(previous.0)
+      setMarkedTask(previous.1)
+      if let old = previous.0 { Unmanaged<TaskDriver>.fromOpaque(old).release() }
+      if let old = previous.1, isTask(old) { Jobs.release(OpaquePointer(old)) }
     }
     return try body()
   }
@@ -79,15 +117,15 @@ enum ThreadSlot {
   @discardableResult
   static func enter(_ pointer: UnsafeRawPointer, forTask task: UnsafeRawPointer?) -> Bool {
     let isInARun = driver.value != nil && markedTask.value == anyCode
-    driver.set(pointer)
-    if !isInARun { markedTask.set(task ?? noTask) }
+    setDriver(pointer)
+    if !isInARun { setMarkedTask(task ?? noTask) }
     return isInARun
   }
 
   /// Ends a mark made by ``enter(_:forTask:)``.
   static func leave() {
-    driver.set(nil)
-    markedTask.set(nil)
+    setDriver(nil)
+    setMarkedTask(nil)
   }
 
   /// Whether jobs enqueued on this thread now skip the hooks.

@@ -112,8 +112,8 @@ import Testing
 
   /// The Go blog, `TestAfterFunc`: a function registered with `context.AfterFunc` is not called
   /// before the context is cancelled, and is called after.
-  @Test func goSynctestAfterFunc() async {
-    await withVirtualTime { scheduler in
+  @Test func goSynctestAfterFunc() {
+    withVirtualTime { scheduler in
       let context = Context.withCancel()
       let called = Mutex(false)
       context.afterFunc { called.withLock { $0 = true } }

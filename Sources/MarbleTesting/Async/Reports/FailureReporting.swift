@@ -1,37 +1,16 @@
 @_spi(Internals) import Signals
-import Synchronization
 
 /// Where failures that no assertion carries go — a hang the scheduler prevented, reported when
-/// the scheduler is released: the registered reporter, else standard error (the failure also stays
-/// in ``TestScheduler/failures``).
+/// the scheduler is released: the test framework, through the `Marbles` module's bridge
+/// (``TestFramework``), else standard error (the failure also stays in
+/// ``TestScheduler/failures``).
 ///
-/// `MarbleTesting` imports no test framework. The seam is ``register(_:report:)``: the `Marbles`
-/// module registers its reporter (Swift Testing's `Issue.record`, else `XCTFail`) when the process
-/// loads it, and again whenever one of its assertions reports.
+/// `MarbleTesting` imports no test framework; it finds `Marbles`' bridge by name the first time it
+/// needs it, so nothing runs when the process loads.
 package enum FailureReporter {
-  /// A reporter: its name, and what reports `message` on the current test, at `site`.
-  private struct Registration: Sendable {
-    var name: String
-    var report: @Sendable (_ message: String, _ site: SchedulerSite) -> Void
-  }
-
-  private static let registered = Mutex<Registration?>(nil)
-
-  /// Makes `report` the way failures no assertion carries are reported (the last one registered
-  /// wins).
-  ///
-  /// - Parameters:
-  ///   - name: The reporter's name, for diagnostics.
-  ///   - report: Reports a message on the current test, at a scheduler's site.
-  package static func register(
-    _ name: String, report: @escaping @Sendable (_ message: String, _ site: SchedulerSite) -> Void
-  ) {
-    registered.withLock { $0 = Registration(name: name, report: report) }
-  }
-
-  /// The registered reporter's name, if one is registered.
+  /// The name of what records failures on the current test, if the process has it.
   package static var current: String? {
-    registered.withLock { $0?.name }
+    TestFramework.bridge == nil ? nil : "Marbles"
   }
 
   /// Prints a warning no test framework is there to record.
@@ -40,8 +19,8 @@ package enum FailureReporter {
   }
 
   static func report(_ message: String, at site: SchedulerSite) {
-    if let registration = registered.withLock({ $0 }) {
-      registration.report(message, site)
+    if let bridge = TestFramework.bridge {
+      bridge.report(message, at: site)
     } else {
       Platform.printError("\(site.filePath):\(site.line): error: \(message)\n")
     }

@@ -99,7 +99,6 @@ package final class TaskDriver: TaskExecutor {
     self.stallTimeout = stallTimeout
     self.world = world
     clock.setFrozenLimit(stallTimeout)
-    if world != nil { Watchdog.start() }
   }
 
   /// The engine of the scheduler this driver belongs to, if it still exists.

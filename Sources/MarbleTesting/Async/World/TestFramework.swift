@@ -17,6 +17,10 @@ package protocol TestFrameworkBridge {
 
   /// Closes `world` when `test` ends (XCTest: its test case finishes).
   static func closeWhenTestEnds(_ world: World, _ test: RunningTest)
+
+  /// Records `message` as a failure of the test running here, at `site`, in whichever test
+  /// framework runs it.
+  static func report(_ message: String, at site: SchedulerSite)
 }
 
 /// Reports a world's failures on its test, from whichever thread finds them.

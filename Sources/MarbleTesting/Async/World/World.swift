@@ -165,6 +165,7 @@ package final class World: @unchecked Sendable {
     RuntimeHooks.worldOpens()
     let world = World(root: root, rootTask: rootTask, opening: opening)
     Registry.shared.withLock { $0.add(world) }
+    Watchdog.start()
     if case .test(let test) = opening { TestFramework.closeWhenTestEnds(world, test) }
     // The loop starts by waiting for the job that opened the world to suspend.
     world.wake()
