@@ -14,9 +14,13 @@
 // select and nanosleep (relative timeouts: only the waited time is told). A thread that reads real
 // time passes straight through, at the cost of one thread-local read.
 //
-// Linux only, for the toolchains Marbles was tested on; weak definitions in the executable, as
-// virtual_clock.c explains. Darwin (written for, not built here): not wrapped — timed waits there
-// read the deadline's clock as given.
+// Linux, for the toolchains Marbles was tested on: weak definitions in the executable, as
+// virtual_clock.c explains. Darwin (written for, not built here): readings are virtual only where
+// virtual_clock.c's interposition reaches (images present at launch), and there the same two
+// conversions are interposed: pthread_cond_timedwait's realtime deadline and nanosleep's waited
+// time. Darwin has no sem_timedwait, pthread_mutex_timedlock, timerfd or epoll; Dispatch's own
+// waits (dispatch_semaphore_wait, dispatch_group_wait) measure mach time inside libdispatch and are
+// not wrapped.
 #include "CMarbleRuntime.h"
 #include "internal.h"
 
@@ -260,4 +264,50 @@ MARBLES_WRAPPER int nanosleep(const struct timespec *duration, struct timespec *
   MARBLES_WAITING(reads_virtual(), real_nanosleep()(duration, remaining));
 }
 
+#elif defined(MARBLES_TESTED_RUNTIME) && defined(__APPLE__)
+#include <errno.h>
+#include <pthread.h>
+#include <time.h>
+
+static int64_t nanoseconds_of(const struct timespec *time) {
+  return (int64_t)time->tv_sec * 1000000000 + (int64_t)time->tv_nsec;
+}
+
+/// The waited time of a blocking call, told to the clock where the thread reads virtual time.
+static void tell_waited(int64_t start) { marbles_waited(marbles_real_now_of(CLOCK_MONOTONIC) - start); }
+
+static int marbles_pthread_cond_timedwait(
+    pthread_cond_t *condition, pthread_mutex_t *mutex, const struct timespec *deadline) {
+  int64_t now;
+  if (!deadline || !marbles_virtual_now(CLOCK_REALTIME, &now)) {
+    return pthread_cond_timedwait(condition, mutex, deadline);
+  }
+  int64_t real = marbles_real_now_of(CLOCK_REALTIME) + (nanoseconds_of(deadline) - now);
+  if (real < 0) real = 0;
+  struct timespec converted = {(time_t)(real / 1000000000), (long)(real % 1000000000)};
+  int64_t start = marbles_real_now_of(CLOCK_MONOTONIC);
+  int result = pthread_cond_timedwait(condition, mutex, &converted);
+  tell_waited(start);
+  return result;
+}
+
+static int marbles_nanosleep(const struct timespec *duration, struct timespec *remaining) {
+  int64_t ignored;
+  if (!marbles_virtual_now(CLOCK_MONOTONIC, &ignored)) return nanosleep(duration, remaining);
+  int64_t start = marbles_real_now_of(CLOCK_MONOTONIC);
+  int result = nanosleep(duration, remaining);
+  int saved = errno;
+  tell_waited(start);
+  errno = saved;
+  return result;
+}
+
+__attribute__((used)) static struct {
+  const void *replacement;
+  const void *replacee;
+} marbles_interpose_waits[] __attribute__((section("__DATA,__interpose"))) = {
+    {(const void *)(unsigned long)&marbles_pthread_cond_timedwait,
+     (const void *)(unsigned long)&pthread_cond_timedwait},
+    {(const void *)(unsigned long)&marbles_nanosleep, (const void *)(unsigned long)&nanosleep},
+};
 #endif

@@ -2,7 +2,7 @@ public import MarbleTesting
 public import Testing
 
 /// A trait that runs each test in virtual time: its own world, opened before the test's body and
-/// closed after it, with a scheduler reachable as ``MarbleTesting/TestScheduler/current``.
+/// closed after it, with a scheduler reachable as ``/MarbleTesting/TestScheduler/current``.
 ///
 /// ```swift
 /// @Test(.virtualTime) func timesOut() async throws {

@@ -178,9 +178,21 @@ final class XCTestWatcher: NSObject, XCTestObservation, @unchecked Sendable {
   var runningTest: RunningTest? {
     state.withLock { state in
       if let running = state.running { return .xcTest(running.testCase.name) }
-      return state.hasSeenTheRun ? nil : .xcTest("")
+      return state.hasSeenTheRun || !Self.isTestRunner ? nil : .xcTest("")
     }
   }
+
+  /// Whether this process may be running XCTest at all: its executable is a test bundle's runner
+  /// (`swift test`'s `…PackageTests.xctest`, Xcode's `xctest`), or Xcode's configuration for tests
+  /// hosted in an app is set. A tool or a benchmark that links Marbles is not; a world it opens
+  /// before the watcher saw a run is outside any test, for its scheduler's lifetime.
+  private static let isTestRunner: Bool = {
+    let executable = CommandLine.arguments.first.map { ($0 as NSString).lastPathComponent } ?? ""
+    let environment = ProcessInfo.processInfo.environment
+    return executable.lowercased().contains("xctest")
+      || environment["XCTestConfigurationFilePath"] != nil
+      || environment["XCTestBundlePath"] != nil
+  }()
 
   /// Closes `world` when `test` finishes: right after its teardown, before XCTest stops its
   /// clock, where the test case is known; else when XCTest says it finished.

@@ -275,6 +275,10 @@ for n in [5_000, 10_000, 100_000] {
 
 if isSelected("i.") { await SideBySide.run() }
 
+// Phase l: the test's world — awaits that drive against explicit advances, and 10,000 sleeping
+// children awaited in a task group.
+if isSelected("l. ") { await WorldPhase.run() }
+
 // Phase k: exploring schedules — schedules to find four bugs per strategy over 20 seeds, and the
 // cost of a schedule against a plain run.
 if isSelected("k.") { await Schedules.phase() }

@@ -84,6 +84,12 @@ package enum Platform {
   }
 
   /// Blocks this thread for `duration` of real time (reads no clock).
+  /// Gives this thread's core to another ready thread, if any (`sched_yield`, in every C library
+  /// Marbles builds with).
+  static func yieldThread() {
+    sched_yield()
+  }
+
   static func sleep(_ duration: Duration) {
     let (seconds, attoseconds) = duration.components
     usleep(useconds_t(seconds * 1_000_000 + attoseconds / 1_000_000_000_000))

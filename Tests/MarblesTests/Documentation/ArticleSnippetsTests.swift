@@ -1,6 +1,8 @@
 import MarbleTesting
 import Marbles
 import Signals
+import Synchronization
+import TestSupport
 import Testing
 
 // The code of the Marbles catalog's articles. Each region between `// snippet: NAME` and
@@ -303,5 +305,77 @@ import Testing
         // snippet-end
       ]
     }
+  }
+}
+
+// The test's world, as the async article shows it: tests that await app code, and nothing else.
+@Suite struct TheWorldSnippetsTests {
+  // snippet: world-awaits
+  @MainActor @Test(.virtualTime) func theFeedLoadsWithinItsTimeout() async throws {
+    let start = ContinuousClock.now
+    let model = FeedModel()  // load() fetches two sources side by side: 1 s and 2 s of sleep
+    try await withTimeout(.seconds(5)) { await model.load() }
+    #expect(model.items == ["news", "weather"])
+    #expect(start.duration(to: .now) == .seconds(2))  // exactly, in no real time
+  }
+  // snippet-end
+
+  @Test func withVirtualTimeAndATaskGroup() async {
+    // snippet: world-with-virtual-time
+    let finished = await withVirtualTime { scheduler in
+      await withTaskGroup(of: String.self) { group in
+        for seconds in [3, 1, 2] {
+          group.addTask {
+            try? await Task.sleep(for: .seconds(seconds))
+            return "\(seconds) s at \(scheduler.now) ms"
+          }
+        }
+        return await group.reduce(into: []) { $0.append($1) }
+      }
+    }
+    #expect(finished == ["1 s at 1000 ms", "2 s at 2000 ms", "3 s at 3000 ms"])
+    // snippet-end
+  }
+
+  // snippet: world-mixed
+  @Test(.virtualTime) func awaitsAndExplicitCallsMix() async throws {
+    let scheduler = try #require(TestScheduler.current)
+    let service = FlakyService(failures: 1, latency: .zero)  // fails once, retried after 1 s
+    let retry = Task { try await fetchWithBackoff(service, attempts: 2) }
+    scheduler.advance(by: .milliseconds(999))  // an explicit call drives up to where it says
+    #expect(scheduler.now == 999)
+    #expect(try await retry.value == "payload")  // an await drives until the test can go on
+    #expect(scheduler.now == 1_000)
+  }
+  // snippet-end
+
+  @Test func aDeadlockIsReportedAtOnce() async {
+    let report = Mutex("")
+    let line = #line + 3
+    await withKnownIssue {
+      // snippet: world-deadlock
+      await withVirtualTime { _ in
+        let (stream, feed) = AsyncStream<Int>.makeStream()
+        let consumer = Task { for await _ in stream {} }
+        await consumer.value  // nothing will ever feed or finish the stream
+        withExtendedLifetime(feed) {}
+      }
+      // snippet-end
+    } matching: { issue in
+      report.withLock { $0 = issue.comments.map(\.rawValue).joined() }
+      return true
+    }
+    let expected =
+      // snippet: world-deadlock-report
+      """
+      The test's world is deadlocked at tick 0: the test waits, and nothing in its world is ready to run or due at a later tick.
+        - the test waits for the value of task 1
+        - task 1 waits for a continuation that nothing in the world resumes (withCheckedContinuation, an AsyncStream's next() whose producer is done or waits too)
+      Nothing will ever resume them, so the world's work was cancelled, to end the test's waits.
+      """
+    // snippet-end
+    #expect(
+      report.withLock { $0 }
+        == expected + " (A scheduler made at MarblesTests/ArticleSnippetsTests.swift:\(line).)")
   }
 }

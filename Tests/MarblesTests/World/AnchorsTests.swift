@@ -18,6 +18,7 @@ import Testing
   /// kotlinx-coroutines-test, `runTest`'s documentation (TestBuilders.kt, `runTest`): an `async`
   /// that delays a second and awaits another that delays a second; "result available
   /// immediately".
+  // snippet: porting-run-test
   @Test(.virtualTime) func kotlinRunTestResultAvailableImmediately() async throws {
     let deferred = Task {
       try await Task.sleep(for: .seconds(1))
@@ -26,6 +27,7 @@ import Testing
     try await deferred.value  // result available immediately
     #expect(TestScheduler.current?.now == 2000)
   }
+  // snippet-end
 
   /// `runTest`'s documentation, `exampleWaitingForAsyncTasks1`: a child launched by the test runs
   /// when the test suspends on `join()`, not before.
@@ -95,6 +97,7 @@ import Testing
   /// The Go blog, "Testing concurrent code with testing/synctest", `TestWithTimeout`: a context
   /// with a 5 s timeout is not done a nanosecond before, and is done at 5 s.
   @Test func goSynctestWithTimeout() async throws {
+    // snippet: porting-synctest
     try await withVirtualTime(tick: .nanoseconds(1)) { scheduler in
       let timeout = Duration.seconds(5)
       let context = Context.withTimeout(timeout)
@@ -108,6 +111,7 @@ import Testing
       scheduler.advance(by: 0)  // synctest.Wait()
       #expect(context.error == .deadlineExceeded, "after timeout")
     }
+    // snippet-end
   }
 
   /// The Go blog, `TestAfterFunc`: a function registered with `context.AfterFunc` is not called

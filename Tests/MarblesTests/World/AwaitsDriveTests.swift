@@ -44,7 +44,8 @@ import Testing
 
   @MainActor @Test func aMainActorModelsLoadFromAMainActorTest() async throws {
     let scheduler = TestScheduler()
-    #expect(await AwaitScenarios.mainActorModel(scheduler) == AwaitScenarios.expected["mainActorModel"])
+    #expect(
+      await AwaitScenarios.mainActorModel(scheduler) == AwaitScenarios.expected["mainActorModel"])
   }
 
   @Test func aRetryClientWithBackoff() async throws {
@@ -124,6 +125,24 @@ import Testing
       return [scheduler.now, task.isCancelled ? -1 : 1]
     }
     #expect(log == [1000, 1])
+  }
+
+  /// The body runs on the caller's actor: a `@MainActor` test's body uses main-actor state with
+  /// no hop. (On 2026-11-27's `main` this did not compile: the body was sent off the main actor.)
+  @MainActor @Test func aMainActorTestsBodyStaysOnTheMainActor() async throws {
+    let model = Counter()
+    let seen = try await withVirtualTime { scheduler in
+      model.count += 1
+      try await Task.sleep(for: .seconds(2))
+      MainActor.assertIsolated()
+      model.count += 1
+      return [model.count, Int(scheduler.now)]
+    }
+    #expect(seen == [2, 2000])
+  }
+
+  @MainActor final class Counter {
+    var count = 0
   }
 
   @Test func aTickOfItsOwn() async throws {

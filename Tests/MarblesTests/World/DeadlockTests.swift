@@ -66,13 +66,17 @@ import Testing
     await withKnownIssue {
       await withVirtualTime(stallTimeout: .seconds(3600)) { _ in
         try? await Task.sleep(for: .seconds(5))
-        let never = Task { await withTaskCancellationHandler {
-          await AsyncStream<Void>.makeStream().stream.first { _ in true }
-        } onCancel: {} }
+        let never = Task {
+          await withTaskCancellationHandler {
+            await AsyncStream<Void>.makeStream().stream.first { _ in true }
+          } onCancel: {
+          }
+        }
         _ = await never.value
       }
     } matching: { issue in
-      issue.comments.first?.rawValue.hasPrefix("The test's world is deadlocked at tick 5000") == true
+      issue.comments.first?.rawValue.hasPrefix("The test's world is deadlocked at tick 5000")
+        == true
     }
   }
 
@@ -115,8 +119,10 @@ import Testing
       return true
     }
     let report = reports.withLock { $0 }.joined(separator: "\n")
-    #expect(report.hasPrefix("The test's world waited 0.3 seconds of real time at tick 0 for work "
-      + "outside it"), "\(report)")
+    #expect(
+      report.hasPrefix(
+        "The test's world waited 0.3 seconds of real time at tick 0 for work "
+          + "outside it"), "\(report)")
     #expect(report.contains("1 piece of work the world handed to a thread or a Dispatch queue"))
   }
 

@@ -26,7 +26,8 @@ import Testing
     }
     // The fixture read the runtime when it ran, and again when the process exited, after every
     // other test of the run.
-    #expect(output.contains("Marbles in place while the tests run: nothing"), "\(output.suffix(3000))")
+    #expect(
+      output.contains("Marbles in place while the tests run: nothing"), "\(output.suffix(3000))")
     #expect(output.contains("Marbles in place at exit: nothing"), "\(output.suffix(3000))")
     // The run was a real one: the reactive core's tests ran, and passed.
     let ran = try #require(

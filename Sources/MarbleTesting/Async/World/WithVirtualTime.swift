@@ -26,6 +26,8 @@
 ///   - filePath: The caller's file path (filled in for you).
 ///   - line: The caller's line (filled in for you).
 ///   - column: The caller's column (filled in for you).
+///   - isolation: The actor `body` runs on: the caller's (filled in for you), so that a
+///     `@MainActor` test's body stays on the main actor.
 ///   - body: The code to run in virtual time, given the world's scheduler.
 /// - Returns: What `body` returns.
 /// - Throws: What `body` throws.
@@ -34,6 +36,7 @@ public func withVirtualTime<Result>(
   stallTimeout: Duration = TestScheduler.defaultStallTimeout,
   fileID: String = #fileID, filePath: StaticString = #filePath,
   line: UInt = #line, column: UInt = #column,
+  isolation: isolated (any Actor)? = #isolation,
   _ body: (TestScheduler) async throws -> Result
 ) async rethrows -> Result {
   let opened = World.current == nil ? World.openScope() : nil
@@ -107,6 +110,10 @@ extension World {
     let message =
       "The test's world closed with work still waiting, which was cancelled: "
       + waiting.joined(separator: "; ") + "."
-    if let reporter { reporter.warn(message, at: site) } else { FailureReporter.warn(message, at: site) }
+    if let reporter {
+      reporter.warn(message, at: site)
+    } else {
+      FailureReporter.warn(message, at: site)
+    }
   }
 }

@@ -28,7 +28,13 @@ extension World {
     }
     if isWaiting { arrivals.signal() }
     // NB: Marbles' own dispatches are not work the world handed outside.
-    if starts { RealTime.reading { loop.async { self.turn() } } }
+    if starts {
+      if isRootOnTheMainQueue, !hasPostedTheFirstTurn.exchange(true, ordering: .relaxed) {
+        RealTime.reading { DispatchQueue.main.async { self.turnOnTheMainQueue() } }
+      } else {
+        RealTime.reading { loop.async { self.turn() } }
+      }
+    }
     if !hasTaskRoot { postRootThreadTurn() }
   }
 
@@ -57,11 +63,17 @@ extension World {
       case .stop:
         return
       case .waitForTheRootToSuspend:
-        // The job that opened the world still runs on a thread of its own: the loop looks, less
-        // and less often, until it suspends or ends.
+        // The job that opened the world still runs on a thread of its own: the loop looks when
+        // the world has news (the root's next job made ready, a sleep begun — what a suspending
+        // root does), else less and less often, until it suspends or ends.
         if let status = rootStatus, status.isRunning, isOpen {
-          Platform.sleep(pause)
-          pause = min(pause * 2, .milliseconds(1))
+          if waitForArrivals(upTo: pause) {
+            // News from the root is a sign it is about to suspend: a timed wait would take the
+            // timer's slack (about 50 µs on Linux) each time, so the loop looks again at once.
+            for _ in 0..<200 where rootStatus?.isRunning == true { Platform.yieldThread() }
+          } else {
+            pause = min(pause * 2, .milliseconds(1))
+          }
           continue
         }
         state.withLock { $0.isRootRunningElsewhere = false }
@@ -84,46 +96,140 @@ extension World {
     }
   }
 
-  /// One step: a ready job, else (the root waits) the next due action, else the idle decision.
+  /// What a step on the main thread leaves to the loop's own thread.
+  private enum Leaving {
+    /// Nothing: the loop stays on the main thread.
+    case nothing
+    /// The next decision: nothing is ready or due (the idle decision), or the root finished.
+    case theNextDecision
+    /// The root's job bound off the main actor in a world its test framework closes, where the
+    /// root runs the framework's own code after the test's body: it runs where it would have
+    /// run, on the loop's thread, and the loop goes on there. (Run on the main thread, that code
+    /// waited long enough, in a parallel run, to be taken for a deadlock.) In a world of
+    /// `withVirtualTime` or the trait, which closes when the body returns, the root's every job
+    /// is the test's, and runs on the main thread with the rest.
+    case theRootsJob(TaskDriver.ReadyJob, TaskDriver)
+  }
+
+  /// One step on the loop's own thread: a ready job, else (the root waits) the next due action,
+  /// else the idle decision.
   private func step() {
-    let drivers = self.drivers
-    guard let top, let core = top.core else {
-      park()
-      return
+    switch step(isOnTheMainThread: false) {
+    case .nothing, .theNextDecision: return
+    case .theRootsJob(let job, let driver): _ = run(job, of: driver)
     }
+  }
+
+  /// One step, on the loop's own thread or — for a `@MainActor` root — on the main thread, where
+  /// the idle decision and the root's jobs bound elsewhere are left to the loop's thread.
+  private func step(isOnTheMainThread: Bool) -> Leaving {
     // NB: every step counts, jobs too (tasks that keep resuming each other), until the root runs.
-    let steps = state.withLock { state -> Int in
+    let (drivers, top, steps) = state.withLock { state -> ([TaskDriver], TaskDriver?, Int) in
       state.stepsSinceRoot += 1
-      return state.stepsSinceRoot
+      return (state.drivers, state.rootStack.last ?? state.drivers.first, state.stepsSinceRoot)
+    }
+    guard let top, let core = top.core else {
+      if !isOnTheMainThread { park() }
+      return .theNextDecision
     }
     if steps > core.stepLimit {
       giveUp(because: stepLimitReport(core: core))
-      return
+      return .theNextDecision
     }
-    for driver in drivers {
-      if let job = driver.takeReadyJob() {
-        run(job, of: driver)
-        return
+    for driver in drivers.reversed() {
+      guard let job = driver.takeReadyJob() else { continue }
+      if isOnTheMainThread, opening != .scope, job.target != .main, isRoot(Jobs.taskID(of: job.job))
+      {
+        return .theRootsJob(job, driver)
       }
+      return run(job, of: driver, isOnTheMainThread: isOnTheMainThread)
+        ? .nothing : .theNextDecision
     }
-    if core.runNextDueAction() { return }
-    idle(top: top)
+    if core.runNextDueAction() { return .nothing }
+    if !isOnTheMainThread { idle(top: top) }
+    return .theNextDecision
   }
 
-  /// Runs a ready job of `driver` on this thread, as that driver's work.
-  private func run(_ job: TaskDriver.ReadyJob, of driver: TaskDriver) {
+  /// Steps on the main thread while work is ready there; returns what it leaves to the loop.
+  private func stepOnTheMainThread() -> Leaving {
+    while case .step = nextMove() {
+      let leaving = step(isOnTheMainThread: true)
+      if case .nothing = leaving { continue }
+      return leaving
+    }
+    return .theNextDecision
+  }
+
+  /// Runs a ready job of `driver` on this thread, as that driver's work — or, for the root's job
+  /// on the main actor, on the main thread, where the loop then stays while work is ready: one
+  /// hop there and back per wait of a `@MainActor` test, not one per job.
+  ///
+  /// - Returns: `false` if the root finished.
+  private func run(
+    _ job: TaskDriver.ReadyJob, of driver: TaskDriver, isOnTheMainThread: Bool = false
+  ) -> Bool {
     let id = Jobs.taskID(of: job.job)
     let isRoot = isRoot(id)
+    if isRoot, case .main = job.target, !MainQueue.isCurrent {
+      let done = DispatchSemaphore(value: 0)
+      let left = Locked(Leaving.theNextDecision)
+      RealTime.reading {
+        DispatchQueue.main.async {
+          if self.runHere(job, of: driver, isRoot: true) {
+            let leaving = self.stepOnTheMainThread()
+            left.withLock { $0 = leaving }
+          }
+          done.signal()
+        }
+        done.wait()
+      }
+      if case .theRootsJob(let job, let driver) = left.withLock({ $0 }) {
+        return run(job, of: driver)
+      }
+      // NB: a world closes on the loop's own thread, never the main thread it may wait for.
+      closeIfRootFinished()
+      return false
+    }
+    let goesOn = runHere(job, of: driver, isRoot: isRoot)
+    if !goesOn, !isOnTheMainThread { closeIfRootFinished() }
+    return goesOn
+  }
+
+  /// The first turn of a world whose root's opening job runs on the main queue (a `@MainActor`
+  /// test): queued behind that job, it runs the moment the job suspends — no polling, no hop —
+  /// and steps there while work is ready. What needs waiting (the idle decision), a root that
+  /// runs on elsewhere or finished, and the root's jobs bound off the main actor go to the loop's
+  /// own thread.
+  private func turnOnTheMainQueue() {
+    var leaving = Leaving.theNextDecision
+    if let status = rootStatus, !status.isRunning, !status.isComplete {
+      state.withLock { $0.isRootRunningElsewhere = false }
+      openingJobEnded()
+      leaving = stepOnTheMainThread()
+    }
+    guard state.withLock({ $0.isLoopActive }) else { return }
+    let handedOver = leaving
+    RealTime.reading {
+      loop.async {
+        if case .theRootsJob(let job, let driver) = handedOver { _ = self.run(job, of: driver) }
+        self.turn()
+      }
+    }
+  }
+
+  /// Runs a ready job here; `false` if it was the root's and the root finished.
+  private func runHere(_ job: TaskDriver.ReadyJob, of driver: TaskDriver, isRoot: Bool) -> Bool {
+    let id = Jobs.taskID(of: job.job)
     driver.drain {
       _ = driver.run(job, waitsForever: isRoot)
     }
     driver.forgetIfComplete(id)
-    guard isRoot else { return }
+    guard isRoot else { return true }
     state.withLock { state in
       state.rootJobs = max(0, state.rootJobs - 1)
       state.stepsSinceRoot = 0
     }
-    closeIfRootFinished()
+    return rootStatus?.isComplete != true
   }
 
   /// Stops the loop until something wakes it, unless something arrived meanwhile.
@@ -155,7 +261,7 @@ extension World {
   private func turnOnTheRootThread() {
     state.withLock { $0.isRootThreadTurnPosted = false }
     guard isOpen, state.withLock({ !$0.hasGivenUp }), let top, let core = top.core else { return }
-    for driver in drivers {
+    for driver in drivers.reversed() {
       if let job = driver.takeReadyJob() {
         driver.drain { _ = driver.run(job) }
         driver.forgetIfComplete(Jobs.taskID(of: job.job))
@@ -189,7 +295,8 @@ extension World {
   private var hasUnfinishedCoRoots: Bool {
     let ids = state.withLock { $0.coRoots }
     guard !ids.isEmpty else { return false }
-    let tasks = Registry.shared.withLock { registry in ids.compactMap { registry.owners[$0]?.task } }
+    let tasks = Registry.shared.withLock { registry in ids.compactMap { registry.owners[$0]?.task }
+    }
     return tasks.contains { !Jobs.status(of: $0).isComplete }
   }
 

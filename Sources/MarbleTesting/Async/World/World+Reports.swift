@@ -58,9 +58,13 @@ extension World {
       if case .task(let other) = status.dependency, !ours.contains(other) {
         outside.append("\(name(ofTask: id)) waits for the value of \(name(ofTask: other))")
       } else if status.isRunning {
-        outside.append("\(name(ofTask: id)) runs outside the world's thread (a thread, or an actor another test's work holds)")
+        outside.append(
+          "\(name(ofTask: id)) runs outside the world's thread (a thread, or an actor another test's work holds)"
+        )
       } else if status.isEnqueued || status.dependency == .executor {
-        outside.append("\(name(ofTask: id)) waits for its turn on an actor or the main actor, which runs work outside the test's world")
+        outside.append(
+          "\(name(ofTask: id)) waits for its turn on an actor or the main actor, which runs work outside the test's world"
+        )
       }
     }
     for driver in drivers {

@@ -69,6 +69,11 @@ package final class World: @unchecked Sendable {
   private let hasOpeningJobEnded = Atomic(false)
   /// Whether the root is the main thread (XCTest's), whose run loop the world turns in.
   let isRootOnTheMainThread: Bool
+  /// Whether the root is a task whose opening job runs on the main queue (a `@MainActor` test):
+  /// its world steps on the main thread from the moment that job suspends.
+  let isRootOnTheMainQueue: Bool
+  /// Whether the first turn of a root on the main queue is posted.
+  let hasPostedTheFirstTurn = Atomic(false)
 
   struct State {
     /// The schedulers' drivers, bottom first.
@@ -115,6 +120,11 @@ package final class World: @unchecked Sendable {
     // NB: made before the world is registered, so that the reporter's own task is none of it.
     reporter = opening == .outsideTests ? nil : TestFramework.makeReporter()
     isRootOnTheMainThread = root != .none && ThreadSlot.isMainThread
+    if case .task = root {
+      isRootOnTheMainQueue = MainQueue.isCurrent
+    } else {
+      isRootOnTheMainQueue = false
+    }
     if let rootTask { Jobs.retain(rootTask) }
     self.rootTask = rootTask
     watermark = Jobs.nextTaskID()
@@ -140,12 +150,16 @@ package final class World: @unchecked Sendable {
 
   /// The world a new scheduler joins: the one open here, or one opened now for the test that is
   /// running (by its task, or its thread where no task is current), or, outside any test, one of
-  /// the scheduler's own.
+  /// the scheduler's own, rooted at the code that made it (a tool's, a benchmark's, a detached
+  /// task's) — but at nothing where a test framework runs and no task is current: a scheduler
+  /// XCTest makes as a test case's property between tests must not take its runner's thread.
   static func forNewScheduler() -> World {
     if let world = current, world.isOpen { return world }
     let test = TestFramework.runningTest
     let opening: Opening = test.map { .test($0) } ?? .outsideTests
-    if test == nil { return open(root: .none, rootTask: nil, opening: opening) }
+    if test == nil, TestFramework.bridge != nil, Jobs.currentTask == nil {
+      return open(root: .none, rootTask: nil, opening: opening)
+    }
     if let task = Jobs.currentTask {
       return open(root: .task(swift_task_getJobTaskId(task)), rootTask: task, opening: opening)
     }
