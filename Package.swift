@@ -80,6 +80,15 @@ let package = Package(
       exclude: ["Fixtures"],
       swiftSettings: swiftSettings
     ),
+    // A tool's process that links Marbles and makes schedulers outside any test, which
+    // `WorldProbeTests` runs.
+    .executableTarget(
+      name: "WorldProbe", dependencies: ["Marbles", "MarbleTesting"], path: "Tests/WorldProbe",
+      swiftSettings: swiftSettings),
+    // The same, linking MarbleTesting alone: a process with no test framework in it.
+    .executableTarget(
+      name: "WorldProbeBare", dependencies: ["MarbleTesting"], path: "Tests/WorldProbeBare",
+      swiftSettings: swiftSettings),
     // App-shaped code under test that the Swift Testing and XCTest targets share.
     .target(
       name: "TestSupport", dependencies: ["MarbleTesting"], path: "Tests/TestSupport",
@@ -90,7 +99,9 @@ let package = Package(
       swiftSettings: swiftSettings),
     .testTarget(
       name: "MarblesTests",
-      dependencies: ["Marbles", "MarbleTesting", "Signals", "TestSupport", "RaceBugs"],
+      dependencies: ["Marbles", "MarbleTesting", "Signals", "TestSupport", "RaceBugs", "WorldProbe",
+        "WorldProbeBare",
+      ],
       swiftSettings: swiftSettings + testedRuntime
     ),
     .testTarget(

@@ -17,6 +17,10 @@ package enum WorldBridge: TestFrameworkBridge {
     return XCTestWatcher.shared.runningTest
   }
 
+  package static var isTestRunner: Bool {
+    XCTestWatcher.isTestRunner
+  }
+
   package static func makeReporter() -> any WorldReporter {
     ContextReporter()
   }
@@ -182,14 +186,15 @@ final class XCTestWatcher: NSObject, XCTestObservation, @unchecked Sendable {
     }
   }
 
-  /// Whether this process may be running XCTest at all: its executable is a test bundle's runner
-  /// (`swift test`'s `…PackageTests.xctest`, Xcode's `xctest`), or Xcode's configuration for tests
-  /// hosted in an app is set. A tool or a benchmark that links Marbles is not; a world it opens
-  /// before the watcher saw a run is outside any test, for its scheduler's lifetime.
-  private static let isTestRunner: Bool = {
+  /// Whether this process runs tests at all: its executable is a test bundle's runner (`swift
+  /// test`'s `…PackageTests.xctest` on Linux; on Apple platforms, written for and not run here,
+  /// `xctest` and SwiftPM's `swiftpm-testing-helper`), or Xcode's configuration for tests hosted
+  /// in an app is set. A tool or a benchmark that links Marbles is not; a world it opens before
+  /// the watcher saw a run is outside any test, for its scheduler's lifetime.
+  static let isTestRunner: Bool = {
     let executable = CommandLine.arguments.first.map { ($0 as NSString).lastPathComponent } ?? ""
     let environment = ProcessInfo.processInfo.environment
-    return executable.lowercased().contains("xctest")
+    return executable.lowercased().contains("xctest") || executable == "swiftpm-testing-helper"
       || environment["XCTestConfigurationFilePath"] != nil
       || environment["XCTestBundlePath"] != nil
   }()

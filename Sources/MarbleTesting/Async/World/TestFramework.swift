@@ -11,6 +11,10 @@ package protocol TestFrameworkBridge {
   /// The test running on this task or thread, if any.
   static var runningTest: RunningTest? { get }
 
+  /// Whether this process is a test runner (XCTest's or Swift Testing's), rather than a tool or a
+  /// benchmark that links Marbles.
+  static var isTestRunner: Bool { get }
+
   /// A reporter bound to the test running here, usable from any thread: Swift Testing records
   /// its issues on that test.
   static func makeReporter() -> any WorldReporter
@@ -59,6 +63,11 @@ package enum TestFramework {
   /// The test running here, if the test framework says so.
   static var runningTest: RunningTest? {
     bridge?.runningTest
+  }
+
+  /// Whether this process is a test runner: never without `Marbles`, whose bridge knows.
+  static var isTestRunner: Bool {
+    bridge?.isTestRunner ?? false
   }
 
   /// A reporter bound to the test running here.

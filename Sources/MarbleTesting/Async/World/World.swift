@@ -151,13 +151,13 @@ package final class World: @unchecked Sendable {
   /// The world a new scheduler joins: the one open here, or one opened now for the test that is
   /// running (by its task, or its thread where no task is current), or, outside any test, one of
   /// the scheduler's own, rooted at the code that made it (a tool's, a benchmark's, a detached
-  /// task's) — but at nothing where a test framework runs and no task is current: a scheduler
-  /// XCTest makes as a test case's property between tests must not take its runner's thread.
+  /// task's) — but at nothing in a test runner where no task is current: a scheduler XCTest
+  /// makes as a test case's property between tests must not take its runner's thread.
   static func forNewScheduler() -> World {
     if let world = current, world.isOpen { return world }
     let test = TestFramework.runningTest
     let opening: Opening = test.map { .test($0) } ?? .outsideTests
-    if test == nil, TestFramework.bridge != nil, Jobs.currentTask == nil {
+    if test == nil, TestFramework.isTestRunner, Jobs.currentTask == nil {
       return open(root: .none, rootTask: nil, opening: opening)
     }
     if let task = Jobs.currentTask {
