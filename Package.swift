@@ -99,7 +99,8 @@ let package = Package(
       swiftSettings: swiftSettings),
     .testTarget(
       name: "MarblesTests",
-      dependencies: ["Marbles", "MarbleTesting", "Signals", "TestSupport", "RaceBugs", "WorldProbe",
+      dependencies: [
+        "Marbles", "MarbleTesting", "Signals", "TestSupport", "RaceBugs", "WorldProbe",
         "WorldProbeBare",
       ],
       swiftSettings: swiftSettings + testedRuntime
