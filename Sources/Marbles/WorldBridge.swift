@@ -182,7 +182,7 @@ final class XCTestWatcher: NSObject, XCTestObservation, @unchecked Sendable {
   var runningTest: RunningTest? {
     state.withLock { state in
       if let running = state.running { return .xcTest(running.testCase.name) }
-      return state.hasSeenTheRun || !Self.isTestRunner ? nil : .xcTest("")
+      return state.hasSeenTheRun || !Self.mayRunXCTest ? nil : .xcTest("")
     }
   }
 
@@ -197,6 +197,20 @@ final class XCTestWatcher: NSObject, XCTestObservation, @unchecked Sendable {
     return executable.lowercased().contains("xctest") || executable == "swiftpm-testing-helper"
       || environment["XCTestConfigurationFilePath"] != nil
       || environment["XCTestBundlePath"] != nil
+  }()
+
+  /// Whether XCTest may be running a test case that the watcher has not seen begin: in a test
+  /// runner, unless the run is Swift Testing's alone (`swift test` runs each library in a process
+  /// of its own, Swift Testing's with `--testing-library swift-testing`). There, code with no
+  /// test of its own — a scheduler made on a Dispatch worker thread — was taken for an unseen
+  /// XCTest case's, and its world, waiting for XCTest to say the case finished, never closed:
+  /// later work on that thread was routed to it and never run (a full parallel run hung).
+  static let mayRunXCTest: Bool = {
+    let arguments = CommandLine.arguments
+    let isSwiftTestingRun = zip(arguments, arguments.dropFirst()).contains {
+      $0 == "--testing-library" && $1 == "swift-testing"
+    }
+    return isTestRunner && !isSwiftTestingRun
   }()
 
   /// Closes `world` when `test` finishes: right after its teardown, before XCTest stops its

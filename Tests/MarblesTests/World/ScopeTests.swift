@@ -113,3 +113,26 @@ import Testing
     #expect(fired.withLock { $0 } == [300, 500, 700, 900])
   }
 }
+
+/// A scheduler made with no test of its own — on a thread of Dispatch's or one's own, where no
+/// task and no test is current — in Swift Testing's run (`swift test` runs XCTest in another
+/// process) opens a world that closes with the scheduler. On 2026-11-28's `main` it was taken for
+/// an XCTest case's that the watcher had not seen begin, and its world waited for XCTest to say
+/// the case finished, which never came: later work on that thread (a `concurrentPerform`
+/// iteration's Dispatch worker) was routed to it and never ran, and a full parallel run hung.
+@Suite struct NoTestOfItsOwnTests {
+  @Test func aSchedulerMadeOnAThreadWithNoTestLeavesItsThreadAsItWasWhenReleased() async throws {
+    let (ran, isInAWorld) = try await offThePool {
+      do {
+        let scheduler = TestScheduler()
+        withExtendedLifetime(scheduler) {}
+      }
+      // Later work on the thread: a task it starts runs, in real time.
+      let done = DispatchSemaphore(value: 0)
+      Task { done.signal() }
+      return (done.wait(timeout: .now() + .seconds(5)) == .success, World.current != nil)
+    }
+    #expect(ran, "a task started on the thread after the scheduler was released never ran")
+    #expect(!isInAWorld)
+  }
+}
