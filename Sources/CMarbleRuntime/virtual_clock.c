@@ -166,7 +166,7 @@ static clockid_t id_of_kind(marbles_clock_kind kind) {
 
 static void read_epochs(marbles_virtual_clock *clock) {
   for (clockid_t id = 0; id < MARBLES_CLOCK_IDS; id++) {
-    if (is_virtual_id(id)) clock->epoch[id] = real_reading(id);
+    if (is_virtual_id(id)) __atomic_store_n(&clock->epoch[id], real_reading(id), __ATOMIC_RELAXED);
   }
 }
 
@@ -208,10 +208,13 @@ static clockid_t id_of_kind(marbles_clock_kind kind) {
 
 static void read_epochs(marbles_virtual_clock *clock) {
   for (int id = 0; id < MARBLES_CLOCK_IDS; id++) {
-    if (is_virtual_id((clockid_t)id)) clock->epoch[id] = real_reading((clockid_t)id);
+    if (is_virtual_id((clockid_t)id)) {
+      __atomic_store_n(&clock->epoch[id], real_reading((clockid_t)id), __ATOMIC_RELAXED);
+    }
   }
-  clock->mach_absolute_epoch = (int64_t)mach_absolute_time();
-  clock->mach_continuous_epoch = (int64_t)mach_continuous_time();
+  __atomic_store_n(&clock->mach_absolute_epoch, (int64_t)mach_absolute_time(), __ATOMIC_RELAXED);
+  __atomic_store_n(
+      &clock->mach_continuous_epoch, (int64_t)mach_continuous_time(), __ATOMIC_RELAXED);
 }
 
 bool marbles_virtualizes_readings(void) {
@@ -430,11 +433,22 @@ static int64_t waited_offset(marbles_virtual_clock *clock, uint64_t generation, 
   return waited.offset;
 }
 
+/// One of a clock's epochs, read as a seqlock's data: relaxed, and only trusted once
+/// ``still_generation`` confirms the clock was not let go (and its slot reused) meanwhile.
+static int64_t load_epoch(const int64_t *epoch) { return __atomic_load_n(epoch, __ATOMIC_RELAXED); }
+
+/// Whether `clock` is still `generation`, after the reads of its fields before this call: the
+/// second read of the seqlock (the fence keeps those reads before it).
+static bool still_generation(marbles_virtual_clock *clock, uint64_t generation) {
+  __atomic_thread_fence(__ATOMIC_ACQUIRE);
+  return __atomic_load_n(&clock->generation, __ATOMIC_RELAXED) == generation;
+}
+
 /// A clock's reading of `epoch`'s clock now, or `false` if it was let go meanwhile.
 static bool virtual_value(
     marbles_virtual_clock *clock, uint64_t generation, int64_t epoch, int64_t *value) {
   int64_t elapsed = __atomic_load_n(&clock->elapsed, __ATOMIC_ACQUIRE);
-  if (__atomic_load_n(&clock->generation, __ATOMIC_ACQUIRE) != generation) return false;
+  if (!still_generation(clock, generation)) return false;
   *value = epoch + elapsed + thawed_by(clock, generation, elapsed) +
            waited_offset(clock, generation, elapsed);
   return true;
@@ -490,44 +504,47 @@ static bool virtual_reading(int id, int64_t *nanoseconds) {
   uint64_t generation;
   marbles_virtual_clock *clock = live_clock(&generation);
   if (!clock) return false;
-  return virtual_value(clock, generation, clock->epoch[id], nanoseconds);
+  return virtual_value(clock, generation, load_epoch(&clock->epoch[id]), nanoseconds);
 }
 
 int64_t marbles_real_now(marbles_clock_kind kind) { return real_reading(id_of_kind(kind)); }
 
 bool marbles_clock_offset_of_dispatch_time(
-    marbles_virtual_clock *clock, uint64_t when, int64_t *offset) {
+    marbles_virtual_clock *clock, uint64_t generation, uint64_t when, int64_t *offset) {
   const uint64_t forever = ~0ull, wall_now = ~1ull;
   const uint64_t monotonic_mask = 1ull << 63, wall_mask = 1ull << 62;
-  int64_t elapsed = __atomic_load_n(&clock->elapsed, __ATOMIC_ACQUIRE);
   if (when == forever) return false;
+  if (__atomic_load_n(&clock->generation, __ATOMIC_ACQUIRE) != generation) return false;
+  int64_t elapsed = __atomic_load_n(&clock->elapsed, __ATOMIC_ACQUIRE);
+  int64_t result;
   if (when == 0 || when == wall_now) {
-    *offset = elapsed;
-    return true;
-  }
-  if (when & monotonic_mask) {
+    result = elapsed;
+  } else if (when & monotonic_mask) {
     if (when & wall_mask) {
-      *offset = -(int64_t)when - clock->epoch[id_of_kind(MARBLES_CLOCK_WALL)];
+      result = -(int64_t)when - load_epoch(&clock->epoch[id_of_kind(MARBLES_CLOCK_WALL)]);
     } else {
 #if defined(__APPLE__)
       mach_timebase_info_data_t base;
       mach_timebase_info(&base);
-      int64_t ticks = (int64_t)(when & ~monotonic_mask) - clock->mach_continuous_epoch;
-      *offset = ticks * base.numer / base.denom;
+      int64_t ticks =
+          (int64_t)(when & ~monotonic_mask) - load_epoch(&clock->mach_continuous_epoch);
+      result = ticks * base.numer / base.denom;
 #else
-      *offset = (int64_t)(when & ~monotonic_mask) -
-                clock->epoch[id_of_kind(MARBLES_CLOCK_CONTINUOUS)];
+      result = (int64_t)(when & ~monotonic_mask) -
+               load_epoch(&clock->epoch[id_of_kind(MARBLES_CLOCK_CONTINUOUS)]);
 #endif
     }
-    return true;
-  }
+  } else {
 #if defined(__APPLE__)
-  mach_timebase_info_data_t base;
-  mach_timebase_info(&base);
-  *offset = ((int64_t)when - clock->mach_absolute_epoch) * base.numer / base.denom;
+    mach_timebase_info_data_t base;
+    mach_timebase_info(&base);
+    result = ((int64_t)when - load_epoch(&clock->mach_absolute_epoch)) * base.numer / base.denom;
 #else
-  *offset = (int64_t)when - clock->epoch[id_of_kind(MARBLES_CLOCK_SUSPENDING)];
+    result = (int64_t)when - load_epoch(&clock->epoch[id_of_kind(MARBLES_CLOCK_SUSPENDING)]);
 #endif
+  }
+  if (!still_generation(clock, generation)) return false;
+  *offset = result;
   return true;
 }
 
@@ -625,8 +642,8 @@ static bool virtual_mach(bool continuous, uint64_t *value) {
   mach_timebase_info_data_t base;
   mach_timebase_info(&base);
   int64_t nanoseconds = __atomic_load_n(&clock->elapsed, __ATOMIC_ACQUIRE);
-  int64_t epoch = continuous ? clock->mach_continuous_epoch : clock->mach_absolute_epoch;
-  if (__atomic_load_n(&clock->generation, __ATOMIC_ACQUIRE) != generation) return false;
+  int64_t epoch = load_epoch(continuous ? &clock->mach_continuous_epoch : &clock->mach_absolute_epoch);
+  if (!still_generation(clock, generation)) return false;
   nanoseconds += thawed_by(clock, generation, nanoseconds);
   int64_t elapsed = nanoseconds * base.denom / base.numer;
   *value = (uint64_t)(epoch + elapsed);

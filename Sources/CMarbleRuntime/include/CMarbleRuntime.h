@@ -126,10 +126,12 @@ bool marbles_virtualizes_readings(void);
 uint64_t marbles_thread_reading_count(void);
 
 /// How far after `clock`'s tick 0 a Dispatch deadline (`dispatch_time_t`) falls, in nanoseconds;
-/// `false` for `DISPATCH_TIME_FOREVER`. `DISPATCH_TIME_NOW` and `DISPATCH_WALLTIME_NOW` are the
-/// clock's elapsed time.
+/// `false` for `DISPATCH_TIME_FOREVER`, or when `clock` is no longer `generation` (let go, or
+/// reused by another scheduler). `DISPATCH_TIME_NOW` and `DISPATCH_WALLTIME_NOW` are the clock's
+/// elapsed time.
 bool marbles_clock_offset_of_dispatch_time(
-    marbles_virtual_clock *_Nonnull clock, uint64_t when, int64_t *_Nonnull offset);
+    marbles_virtual_clock *_Nonnull clock, uint64_t generation, uint64_t when,
+    int64_t *_Nonnull offset);
 
 // MARK: Dispatch timers
 

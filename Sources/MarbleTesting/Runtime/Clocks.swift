@@ -31,18 +31,13 @@ final class VirtualClockSlot: @unchecked Sendable {
 
   /// Sets the virtual time elapsed since tick 0 (saturating past 292 years).
   func setElapsed(_ elapsed: Duration) {
-    let (seconds, attoseconds) = elapsed.components
-    let (nanoseconds, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-    let (total, overflowAgain) = nanoseconds.addingReportingOverflow(attoseconds / 1_000_000_000)
-    marbles_clock_set_elapsed(pointer, generation, overflow || overflowAgain ? .max : total)
+    marbles_clock_set_elapsed(pointer, generation, elapsed.saturatingNanoseconds)
   }
 
   /// Sets how long, in real time, a thread may keep reading one virtual instant before its
   /// readings move on in real time from it, so that a blocking wait on the clock ends.
   func setFrozenLimit(_ limit: Duration) {
-    let (seconds, attoseconds) = limit.components
-    marbles_clock_set_frozen_limit(
-      pointer, generation, seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    marbles_clock_set_frozen_limit(pointer, generation, limit.saturatingNanoseconds)
   }
 
   /// The virtual time elapsed when a thread's readings last moved on in real time (a blocking
@@ -62,7 +57,9 @@ final class VirtualClockSlot: @unchecked Sendable {
   /// How far after tick 0 a Dispatch deadline falls, or `nil` for `DISPATCH_TIME_FOREVER`.
   func offset(ofDispatchTime when: UInt64) -> Duration? {
     var offset: Int64 = 0
-    guard marbles_clock_offset_of_dispatch_time(pointer, when, &offset) else { return nil }
+    guard marbles_clock_offset_of_dispatch_time(pointer, generation, when, &offset) else {
+      return nil
+    }
     return .nanoseconds(offset)
   }
 
@@ -107,16 +104,27 @@ package enum RealTime {
 
   /// A Dispatch deadline `duration` from now, in real time.
   static func deadline(after duration: Duration) -> DispatchTime {
-    reading { DispatchTime.now() + DispatchTimeInterval.nanoseconds(Int(nanoseconds(duration))) }
+    let nanoseconds = duration.saturatingNanoseconds
+    // NB: a wait of 292 years or more is a wait for ever (`DispatchTime`'s addition would trap).
+    guard nanoseconds < .max else { return .distantFuture }
+    return reading { DispatchTime.now() + DispatchTimeInterval.nanoseconds(Int(nanoseconds)) }
   }
 
   /// Whether readings on this thread are virtual now.
   static var isVirtualHere: Bool {
     marbles_reads_virtual_time()
   }
+}
 
-  private static func nanoseconds(_ duration: Duration) -> Int64 {
-    let (seconds, attoseconds) = duration.components
-    return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+extension Duration {
+  /// The duration in whole nanoseconds, clamped to `Int64`'s range (292 years either way): the one
+  /// conversion of a duration for the C clock and for Marbles' own real-time waits, so that a
+  /// `stallTimeout` of `.seconds(.max)` means "for ever" instead of a trap.
+  var saturatingNanoseconds: Int64 {
+    let (seconds, attoseconds) = components
+    let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+    let (total, overflowAgain) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
+    guard !overflow, !overflowAgain else { return seconds < 0 ? .min : .max }
+    return total
   }
 }

@@ -91,8 +91,13 @@ package enum Platform {
   }
 
   static func sleep(_ duration: Duration) {
-    let (seconds, attoseconds) = duration.components
-    usleep(useconds_t(seconds * 1_000_000 + attoseconds / 1_000_000_000_000))
+    // NB: `usleep` takes at most a second on some systems: a loop of whole seconds, then the rest.
+    var left = max(0, duration.saturatingNanoseconds / 1_000)
+    while left > 0 {
+      let now = min(left, 999_999)
+      usleep(useconds_t(now))
+      left -= now
+    }
   }
 
   /// The value of the environment variable `name`, if it is set.

@@ -314,6 +314,24 @@ import Testing
     #expect(other.all.first?.failure?.kind == .concurrentUse)
   }
 
+  /// A stall timeout of the longest duration means "for ever". On 2026-11-28's `main` making
+  /// such a scheduler trapped: of three conversions of a duration to nanoseconds, one saturated.
+  @Test func aStallTimeoutOfTheLongestDurationIsForEver() async throws {
+    let scheduler = TestScheduler(stallTimeout: .seconds(Int64.max))
+    let clock = scheduler.clock
+    let woke = scheduler.task {
+      try await clock.sleep(for: .seconds(1))
+      return scheduler.now
+    }
+    scheduler.run()
+    #expect(try await woke.value == 1_000)
+    let awaited = await withVirtualTime(stallTimeout: .seconds(Int64.max)) { scheduler in
+      try? await Task.sleep(for: .seconds(2))
+      return scheduler.now
+    }
+    #expect(awaited == 2_000)
+  }
+
   @Test func schedulersAreIndependentUnderParallelUse() {
     let results = Log<[String]>()
     DispatchQueue.concurrentPerform(iterations: 16) { _ in
