@@ -1,4 +1,5 @@
 @preconcurrency import Dispatch
+import Foundation
 import MarbleTesting
 import Marbles
 import Signals
@@ -72,6 +73,30 @@ import Testing
     #expect(
       messages.first?.hasSuffix(
         "\nrecorded `--a|` at X/File.swift:2; re-run without MARBLES_RECORD") == true)
+  }
+
+  /// A recording process killed between writing its temporary file and renaming it over the
+  /// source left `.<file>.marbles-<pid>-<n>` in the user's sources for good (2026-11-28's
+  /// `main`); the next recording into that file removes those of processes that are gone, and
+  /// leaves a live process's alone.
+  @Test func anAbandonedTemporaryFileIsRemovedByTheNextRecording() throws {
+    let path: StaticString = "record-abandoned.swift"
+    write("func t() {\n  assertMarbles(recorder, \"-a|\")\n}\n", to: path)
+    // A process id past any pid_max (2^22 on Linux): no such process.
+    let abandoned = folder + "/.record-abandoned.swift.marbles-2147483646-7"
+    let pid = ProcessInfo.processInfo.processIdentifier
+    let live = folder + "/.record-abandoned.swift.marbles-\(pid)-999999"
+    writeFile("half a file", to: abandoned)
+    writeFile("another recording's", to: live)
+    let recorder = try Self.recorder("--a|")
+    _ = issues {
+      withMarbleRecording(.failed) {
+        assertMarbles(recorder, "-a|", fileID: "X/File.swift", filePath: path, line: 2, column: 3)
+      }
+    }
+    #expect(read(path) == "func t() {\n  assertMarbles(recorder, \"--a|\")\n}\n")
+    #expect(readFile(abandoned) == nil, "the abandoned temporary file is still there")
+    #expect(readFile(live) == "another recording's")
   }
 
   @Test func aCallThatMovedSinceTheBuildIsNotRewritten() throws {

@@ -263,12 +263,38 @@ package enum SourceRecorder {
     return bytes
   }
 
+  /// Removes the temporary files of `path` (`.<name>.marbles-<pid>-<n>` beside it) whose
+  /// process is gone — a recording process killed between writing one and renaming it — so that
+  /// none stays in the user's sources for longer than the next recording into that file. Called
+  /// under the folder's lock, which every recording process takes.
+  private static func removeAbandonedTemporaries(of path: String) {
+    let folder = folder(of: path)
+    let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))!
+    let prefix = "." + String(path[path.utf8.index(after: slash)...]) + ".marbles-"
+    guard let directory = opendir(folder) else { return }
+    defer { closedir(directory) }
+    var abandoned: [String] = []
+    while let entry = readdir(directory) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+        String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      guard name.hasPrefix(prefix) else { continue }
+      let rest = name.dropFirst(prefix.count)
+      guard let dash = rest.firstIndex(of: "-"), let pid = pid_t(rest[..<dash]),
+        Int(rest[rest.index(after: dash)...]) != nil
+      else { continue }
+      if kill(pid, 0) != 0 && errno == ESRCH { abandoned.append(name) }
+    }
+    for name in abandoned { unlink(folder + "/" + name) }
+  }
+
   /// Writes `bytes` to `path` through a temporary file of this write's own, given the file's mode
   /// and renamed over it, so that a reader never sees half a file.
   private static func writeFile(_ bytes: [UInt8], to path: String) throws(LiteralRewrite.Refusal) {
     var status = stat()
     guard stat(path, &status) == 0 else { throw LiteralRewrite.Refusal("\(path) cannot be read") }
     let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))!
+    removeAbandonedTemporaries(of: path)
     let number = temporaries.add(1, ordering: .relaxed).newValue
     let temporary =
       folder(of: path) + "/." + String(path[path.utf8.index(after: slash)...])
@@ -291,6 +317,13 @@ package enum SourceRecorder {
         throw LiteralRewrite.Refusal("\(path) cannot be written")
       }
       written += count
+    }
+    // NB: on disk before it replaces the file: a crash after the rename must not leave the
+    // user's source empty.
+    guard fsync(descriptor) == 0 else {
+      close(descriptor)
+      unlink(temporary)
+      throw LiteralRewrite.Refusal("\(temporary) cannot be written to disk")
     }
     close(descriptor)
     guard rename(temporary, path) == 0 else {

@@ -10,6 +10,8 @@ actor SharedService {
 
   /// Whether `hold(for:)` is running: read by the tests from outside the actor.
   nonisolated let isHeld = Atomic(false)
+  /// Set by the test once it saw the actor held: the hold's real time runs from then.
+  nonisolated let isSeenHeld = Atomic(false)
   private var calls = 0
 
   /// Sleeps `latency` on the caller's clock, and echoes `name`: the actor is free while it sleeps.
@@ -19,10 +21,16 @@ actor SharedService {
     return name
   }
 
-  /// Holds the actor for `seconds` of real time: a blocking job.
+  /// Holds the actor — a blocking job — until the test has seen it held, then for `seconds` of
+  /// real time more. (Holding it for `seconds` from its start, a busy parallel run's test could
+  /// miss the hold, and wait for it for ever.)
   func hold(for seconds: TimeInterval) {
     isHeld.store(true, ordering: .sequentiallyConsistent)
+    while !isSeenHeld.load(ordering: .sequentiallyConsistent) {
+      Thread.sleep(forTimeInterval: 0.001)
+    }
     Thread.sleep(forTimeInterval: seconds)
+    isSeenHeld.store(false, ordering: .sequentiallyConsistent)
     isHeld.store(false, ordering: .sequentiallyConsistent)
   }
 
@@ -62,6 +70,7 @@ actor SharedService {
       while !SharedService.shared.isHeld.load(ordering: .sequentiallyConsistent) {
         try? await Task.sleep(for: .milliseconds(5))
       }
+      SharedService.shared.isSeenHeld.store(true, ordering: .sequentiallyConsistent)
       let value = await withVirtualTime(stallTimeout: .milliseconds(300)) { _ in
         await SharedService.shared.quick()
       }
