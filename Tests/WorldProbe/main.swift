@@ -1,8 +1,9 @@
 // A tool's process, not a test runner, that links Marbles: `WorldProbeTests` runs it and reads
 // what it prints. A scheduler made outside any test opens a world rooted at the code that made it,
 // so the tasks that code starts are driven; the world closes with the scheduler, and readings
-// after it are real again.
-import Dispatch
+// after it are real again. (This file's top-level code awaits, so it is the main task: both
+// kinds of line below come from code with a task current, as a benchmark's does; a scheduler
+// made where no task is current is `WorldProbeBare`'s.)
 import MarbleTesting
 import Marbles
 import Synchronization
@@ -11,8 +12,9 @@ final class Count: Sendable {
   let value = Atomic(0)
 }
 
-/// A scheduler made by synchronous code on the main thread, where no task is current.
-@MainActor func fromSynchronousCode() -> Int {
+/// A scheduler made by synchronous code: starts a task that sleeps 300 ms, advances 400 ms, and
+/// says whether the task woke.
+@MainActor func scenario() -> Int {
   let scheduler = TestScheduler()
   let woken = Count()
   Task {
@@ -23,20 +25,13 @@ final class Count: Sendable {
   return woken.value.load(ordering: .relaxed)
 }
 
-/// The same from async code: the main task of a benchmark.
+/// The same, called from async code.
 @MainActor func fromAsyncCode() async -> Int {
-  let scheduler = TestScheduler()
-  let woken = Count()
-  Task {
-    try? await Task.sleep(for: .milliseconds(300))
-    woken.value.add(1, ordering: .relaxed)
-  }
-  scheduler.advance(by: .milliseconds(400))
-  return woken.value.load(ordering: .relaxed)
+  scenario()
 }
 
 var lines: [String] = []
-for _ in 0..<3 { lines.append("synchronous: \(fromSynchronousCode()) woken") }
+for _ in 0..<3 { lines.append("synchronous: \(scenario()) woken") }
 for _ in 0..<3 { lines.append("async: \(await fromAsyncCode()) woken") }
 let parts = RuntimeHooks.installedParts
 lines.append("open worlds after: \(parts.contains("an open world") ? "some" : "none")")

@@ -83,15 +83,15 @@ package enum Platform {
     #endif
   }
 
-  /// Blocks this thread for `duration` of real time (reads no clock).
   /// Gives this thread's core to another ready thread, if any (`sched_yield`, in every C library
   /// Marbles builds with).
   static func yieldThread() {
     sched_yield()
   }
 
+  /// Blocks this thread for `duration` of real time (reads no clock).
   static func sleep(_ duration: Duration) {
-    // NB: `usleep` takes at most a second on some systems: a loop of whole seconds, then the rest.
+    // NB: POSIX lets `usleep` refuse a second or more: the wait goes in pieces shorter than that.
     var left = max(0, duration.saturatingNanoseconds / 1_000)
     while left > 0 {
       let now = min(left, 999_999)

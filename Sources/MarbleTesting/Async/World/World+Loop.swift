@@ -261,7 +261,7 @@ extension World {
   private func turnOnTheRootThread() {
     state.withLock { $0.isRootThreadTurnPosted = false }
     guard isOpen, state.withLock({ !$0.hasGivenUp }), let top, let core = top.core else { return }
-    for driver in drivers.reversed() {
+    for driver in drivers {
       if let job = driver.takeReadyJob() {
         driver.drain { _ = driver.run(job) }
         driver.forgetIfComplete(Jobs.taskID(of: job.job))
@@ -295,7 +295,8 @@ extension World {
   private var hasUnfinishedCoRoots: Bool {
     let ids = state.withLock { $0.coRoots }
     guard !ids.isEmpty else { return false }
-    let tasks = Registry.shared.withLock { registry in ids.compactMap { registry.owners[$0]?.task }
+    let tasks = Registry.shared.withLock { registry in
+      ids.compactMap { registry.owners[$0]?.task }
     }
     return tasks.contains { !Jobs.status(of: $0).isComplete }
   }
