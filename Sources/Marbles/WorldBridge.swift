@@ -1,6 +1,6 @@
 import Dispatch
 package import MarbleTesting
-import Synchronization
+@_spi(Internals) import Signals
 import Testing
 import XCTest
 
@@ -175,7 +175,7 @@ final class XCTestWatcher: NSObject, XCTestObservation, @unchecked Sendable {
     var worlds: [String: [World]] = [:]
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   /// The XCTest test case running now, if any. Registered in the middle of a test case (the
   /// first world of the process opened inside one), the watcher takes it that one is running.

@@ -1,5 +1,4 @@
 @_spi(Internals) import Signals
-import Synchronization
 
 /// One thread that looks, in real time, for drivers whose work waits with nobody
 /// driving it — a test awaiting a driven task before any `run()` — and gives that work up, so that
@@ -13,7 +12,7 @@ import Synchronization
 /// that finds no world open.
 enum Watchdog {
   /// Whether the thread runs (decided under this lock, which is taken before the registry's).
-  private static let isRunning = Mutex(false)
+  private static let isRunning = Locked(false)
 
   /// Starts the thread unless it runs. Called once the world is in the registry, so that a thread
   /// that is ending either sees the world or has said so before this looks.
