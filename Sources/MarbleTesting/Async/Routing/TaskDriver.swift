@@ -58,6 +58,11 @@ package final class TaskDriver: TaskExecutor {
   let standardSleepCount = Atomic(0)
   /// The task whose step runs now, or 0.
   private let stepTask = Atomic<UInt64>(0)
+  /// The wake-up jobs of sleeps cancelled by this driver's work, freed when that work's job
+  /// returns (``freeEndedSleep(_:)``).
+  private let endedSleepWakes = Locked<[UnownedJob]>([])
+  /// How many of them wait: read without the lock after every job.
+  private let endedSleepWakeCount = Atomic(0)
   /// The engine of the scheduler this driver belongs to, while it exists.
   private let owner = Locked(WeakCore())
 
@@ -313,8 +318,34 @@ package final class TaskDriver: TaskExecutor {
   /// Runs `body` with this driver recorded as the one whose work this thread is running, so that
   /// the jobs enqueued meanwhile come here and every reading of time is the scheduler's.
   package func withCurrentDriver<Result>(_ body: () throws -> Result) rethrows -> Result {
-    try ThreadSlot.running(UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())) {
+    defer { freeEndedSleeps() }
+    return try ThreadSlot.running(UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())) {
       try clock.reading(body)
+    }
+  }
+
+  /// Frees the state of a sleep that its task's cancellation ended, by running its wake-up job
+  /// (which resumes nothing then): once the job of this driver's work that cancelled it returns,
+  /// on its thread — not in the middle of the cancellation, which holds the cancelled task's
+  /// status lock — and not on the runtime's executor, whose thread would have to be woken.
+  func freeEndedSleep(_ wake: UnownedJob) {
+    endedSleepWakes.withLock { $0.append(wake) }
+    endedSleepWakeCount.add(1, ordering: .releasing)
+  }
+
+  deinit {
+    // NB: a wake-up left by work that never returned to this driver goes where it would have.
+    for wake in endedSleepWakes.withLock({ $0 }) { Jobs.enqueueGlobal(wake) }
+  }
+
+  private func freeEndedSleeps() {
+    while endedSleepWakeCount.load(ordering: .acquiring) > 0 {
+      let wakes = endedSleepWakes.withLock { wakes -> [UnownedJob] in
+        defer { wakes.removeAll() }
+        return wakes
+      }
+      endedSleepWakeCount.subtract(wakes.count, ordering: .releasing)
+      for wake in wakes { ThreadSlot.bypassing { Jobs.runOnGenericExecutor(wake) } }
     }
   }
 
@@ -336,6 +367,7 @@ package final class TaskDriver: TaskExecutor {
   func leaveRunningJob() {
     ThreadSlot.leave()
     VirtualClockSlot.leaveRunningJob()
+    freeEndedSleeps()
   }
 
   /// The driver whose work this thread is running, if any.

@@ -8,7 +8,7 @@ import CMarbleDriving
 /// - the scheduler reaches its tick: the wake-up job runs in the drain and resumes the task;
 /// - the sleeping task is resumed first — only its cancellation does that — which the driver sees
 ///   when the task's job comes back to it: the wake-up action is disposed at once, so nothing is
-///   left scheduled, and the wake-up job runs on the runtime's executor, where it only frees the
+///   left scheduled, and the wake-up job, run once the cancelling job returns, only frees the
 ///   sleep's state;
 /// - the driver lets its work go: the task is cancelled, which resumes it throwing
 ///   `CancellationError`, and the wake-up job is let go the same way.
@@ -65,12 +65,18 @@ final class StandardSleep: AbandonableSleep {
     Jobs.release(task)
   }
 
-  /// The sleeping task was resumed before the wake tick (it was cancelled).
+  /// The sleeping task was resumed before the wake tick (it was cancelled): the wake-up job is
+  /// freed by the driver whose work cancelled it, or on the runtime's executor where no driven
+  /// work did.
   func endEarly() {
     let (ended, wakeUp) = end()
     guard ended else { return }
     wakeUp?.dispose()
-    Jobs.enqueueGlobal(wake)
+    if let driver = TaskDriver.current {
+      driver.freeEndedSleep(wake)
+    } else {
+      Jobs.enqueueGlobal(wake)
+    }
     Jobs.release(task)
   }
 
