@@ -36,13 +36,11 @@ let package = Package(
   ],
   targets: [
     .target(name: "Signals", swiftSettings: swiftSettings),
-    // The Swift concurrency runtime's global-enqueue hook, declared for MarbleTesting's task
-    // driver (a header only: the runtime defines the variable).
-    .systemLibrary(name: "CMarbleDriving"),
-    // One virtual clock per scheduler, and the clock and Dispatch wrappers that reach it.
+    // One virtual clock per scheduler, the clock and Dispatch wrappers that reach it, and the Swift
+    // concurrency runtime's hooks and functions (include/swift_runtime.h), declared once.
     .target(name: "CMarbleRuntime", cSettings: testedRuntimeC),
     .target(
-      name: "MarbleTesting", dependencies: ["Signals", "CMarbleDriving", "CMarbleRuntime"],
+      name: "MarbleTesting", dependencies: ["Signals", "CMarbleRuntime"],
       swiftSettings: swiftSettings + testedRuntime),
     .target(
       name: "Marbles",

@@ -21,11 +21,13 @@
 // time. Darwin has no sem_timedwait, pthread_mutex_timedlock, timerfd or epoll; Dispatch's own
 // waits (dispatch_semaphore_wait, dispatch_group_wait) measure mach time inside libdispatch and are
 // not wrapped.
+#if defined(__linux__)
+#define _GNU_SOURCE
+#endif
 #include "CMarbleRuntime.h"
 #include "internal.h"
 
 #if defined(MARBLES_TESTED_RUNTIME) && defined(__linux__)
-#define _GNU_SOURCE
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>

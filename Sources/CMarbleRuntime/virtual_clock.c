@@ -20,11 +20,13 @@
 // Darwin (written for, not built here): DYLD_INTERPOSE of `clock_gettime`,
 // `clock_gettime_nsec_np`, `mach_absolute_time`, `mach_continuous_time` and `gettimeofday`, which
 // dyld honours for images present at launch; elsewhere readings stay real.
+#if defined(__linux__)
+#define _GNU_SOURCE
+#endif
 #include "CMarbleRuntime.h"
 #include "internal.h"
 
 #if defined(__linux__)
-#define _GNU_SOURCE
 #include <dlfcn.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
@@ -38,23 +40,6 @@
 #endif
 #include <pthread.h>
 #include <stdlib.h>
-
-#if __has_attribute(swiftcall)
-#define MARBLES_SWIFT_CC __attribute__((swiftcall))
-#else
-#define MARBLES_SWIFT_CC
-#endif
-
-/// The Swift runtime's current task, and the executor its job runs on (`{NULL, 2}` while a
-/// `Task.immediate` runs its first steps in its caller).
-typedef struct {
-  const void *identity;
-  uintptr_t implementation;
-} marbles_executor_ref;
-extern MARBLES_SWIFT_CC void *swift_task_getCurrent(void);
-extern MARBLES_SWIFT_CC marbles_executor_ref swift_task_getCurrentExecutor(void);
-extern void *swift_retain(void *object);
-extern void swift_release(void *object);
 
 /// Clock ids, indexed into a clock's epochs.
 #define MARBLES_CLOCK_IDS 32
@@ -237,7 +222,33 @@ bool marbles_virtualizes_readings(void) { return false; }
 
 // MARK: Clocks
 
+// A fork while another thread holds the pool's lock would leave the child a lock nobody
+// releases; and the child's only thread must not go on reading the virtual time of worlds whose
+// threads it does not have. The handlers are registered with the first clock: a process that
+// makes none has nothing of Marbles' at fork either.
+static pthread_once_t fork_handlers_once = PTHREAD_ONCE_INIT;
+
+static void before_fork(void) { pthread_mutex_lock(&pool_lock); }
+
+static void after_fork_in_parent(void) { pthread_mutex_unlock(&pool_lock); }
+
+static void after_fork_in_child(void) {
+  pthread_mutex_unlock(&pool_lock);
+  // NB: the scope's task is not released: the child has no runtime threads to run its deinit on,
+  // and a leak in a forked child is harmless.
+  scope.clock = 0;
+  scope.kind = MARBLES_SCOPE_NONE;
+  scope.task = 0;
+  frozen.clock = 0;
+  waited.clock = 0;
+}
+
+static void register_fork_handlers(void) {
+  pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child);
+}
+
 marbles_virtual_clock *marbles_clock_create(uint64_t *created) {
+  pthread_once(&fork_handlers_once, register_fork_handlers);
   pthread_mutex_lock(&pool_lock);
   marbles_virtual_clock *clock = free_clocks;
   if (clock) free_clocks = clock->next_free;
@@ -295,18 +306,6 @@ void marbles_clock_end_opening(marbles_virtual_clock *clock, uint64_t generation
   __atomic_fetch_add(&clock->openings, 1, __ATOMIC_ACQ_REL);
 }
 
-/// Whether `task` runs its job now (the runtime's status flags: IsRunning). The scope holding
-/// `task` retains it.
-static bool task_is_running(const void *task) {
-#if __SIZEOF_POINTER__ == 8
-  return (__atomic_load_n((const uint32_t *)((const unsigned char *)task + 96), __ATOMIC_ACQUIRE) &
-          0x800) != 0;
-#else
-  (void)task;
-  return false;
-#endif
-}
-
 void marbles_clock_drop(marbles_clock_scope dropped) {
   if (dropped.task) swift_release((void *)dropped.task);
 }
@@ -345,40 +344,51 @@ void marbles_real_time_begin(void) { real_depth++; }
 
 void marbles_real_time_end(void) { real_depth--; }
 
-/// The live clock this thread reads now, and its generation; NULL where readings are real. A
-/// scope whose clock was let go, or whose task no longer runs here, ends.
-static marbles_virtual_clock *live_clock(uint64_t *generation) {
+/// Whose code the thread's scope stands for now (see marbles_scope_here): the one place that
+/// decides it, for the readings here and for MarbleTesting's routing of the jobs enqueued here.
+/// A scope whose clock was let go, or whose task's job has ended, ends.
+static marbles_scope_here_kind scope_here(uint64_t *generation) {
   marbles_virtual_clock *clock = scope.clock;
-  if (!clock || real_depth > 0) return 0;
+  if (!clock) return MARBLES_HERE_NOBODY;
   uint64_t live = __atomic_load_n(&clock->generation, __ATOMIC_ACQUIRE);
   if (live != scope.generation) {
     end_scope();
-    return 0;
-  }
-  if (scope.kind == MARBLES_SCOPE_TASK && swift_task_getCurrent() != scope.task) {
-    // A task started inside the scope's code runs its first steps here (Task.immediate): from
-    // code with no task (a thread root), or while the scope's task still runs the job the scope
-    // was entered for (a stale scope of an ended job must not read for another test's task). The
-    // scope retains its task, so that reading its status is safe.
-    bool isSynchronousStart;
-    if (scope.task == 0) {
-      marbles_executor_ref executor = swift_task_getCurrentExecutor();
-      isSynchronousStart = executor.identity == 0 && executor.implementation == 2;
-    } else {
-      isSynchronousStart =
-          task_is_running(scope.task) &&
-          scope.openings == __atomic_load_n(&clock->openings, __ATOMIC_ACQUIRE);
-    }
-    // A test with no task (a synchronous XCTest method) runs until it returns; another task's job
-    // here runs inside it (a run loop it spins): that reading is real, the scope stays. A test's
-    // task that is no longer current has left the thread: its job ended.
-    if (!isSynchronousStart) {
-      if (scope.task != 0) end_scope();
-      return 0;
-    }
+    return MARBLES_HERE_NOBODY;
   }
   *generation = live;
-  return clock;
+  if (scope.kind != MARBLES_SCOPE_TASK || swift_task_getCurrent() == scope.task) {
+    return MARBLES_HERE_SCOPED;
+  }
+  // A task started inside the scope's code runs its first steps here (Task.immediate): from code
+  // with no task (a thread root), or while the scope's task still runs the job the scope was
+  // entered for (a stale scope of an ended job must not stand for another test's task). The
+  // scope retains its task, so that reading its status is safe.
+  if (scope.task == 0) {
+    // A test with no task (a synchronous XCTest method) runs until it returns; another task's job
+    // here runs inside it (a run loop it spins): it is not the scope's code, and the scope stays.
+    return marbles_is_synchronous_start() ? MARBLES_HERE_SCOPED : MARBLES_HERE_OTHER_CODE;
+  }
+  if (marbles_task_is_running((MarblesJobRef)scope.task) &&
+      scope.openings == __atomic_load_n(&clock->openings, __ATOMIC_ACQUIRE)) {
+    return MARBLES_HERE_SCOPED;
+  }
+  // A test's task that is no longer current has left the thread: its job ended.
+  end_scope();
+  return MARBLES_HERE_NOBODY;
+}
+
+marbles_scope_here_kind marbles_scope_here(void) {
+  uint64_t generation;
+  return scope_here(&generation);
+}
+
+/// The live clock this thread reads now, and its generation; NULL where readings are real.
+static marbles_virtual_clock *live_clock(uint64_t *generation) {
+  if (!scope.clock || real_depth > 0) return 0;
+  uint64_t live;
+  if (scope_here(&live) != MARBLES_HERE_SCOPED) return 0;
+  *generation = live;
+  return scope.clock;
 }
 
 bool marbles_reads_virtual_time(void) {

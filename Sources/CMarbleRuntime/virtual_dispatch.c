@@ -11,11 +11,13 @@
 // Linux: weak definitions in the executable, before libdispatch's in the dynamic linker's search
 // (a static link keeps libdispatch's own: timers stay real there). Darwin (written for, not built
 // here): DYLD_INTERPOSE.
+#if defined(__linux__)
+#define _GNU_SOURCE
+#endif
 #include "CMarbleRuntime.h"
 #include "internal.h"
 
 #if defined(__linux__)
-#define _GNU_SOURCE
 #include <dlfcn.h>
 #endif
 #include "wrappers.h"

@@ -80,6 +80,36 @@ final class ScopeBXCTests: XCTestCase {
   }
 }
 
+/// Another task's job that runs inside a synchronous test's run loop is not the test's code, and
+/// does not end the test's mark: the tasks the test starts after it are still the world's. Which
+/// code the mark stands for is decided in one place, `marbles_scope_here`, which the readings of
+/// time take too; on 2026-11-27's `main` the routing decided it again, and such a job ended the
+/// mark — the test's next `Task {}` slept its 10 s in real time.
+final class ScopeAfterARunLoopXCTests: XCTestCase {
+  override func invokeTest() { withVirtualTime { _ in super.invokeTest() } }
+
+  func testTheTestsTasksAfterAnotherTasksJobInItsRunLoopAreStillTheWorlds() {
+    let scheduler = TestScheduler.current!
+    // A task made outside the world, on a thread of its own, whose main-actor job starts a task.
+    let foreignRan = expectation(description: "the foreign task's main-actor job ran")
+    let thread = Thread {
+      Task { @MainActor in
+        Task {}
+        foreignRan.fulfill()
+      }
+    }
+    thread.start()
+    wait(for: [foreignRan], timeout: 30)
+    let slept = Mutex(false)
+    Task {
+      try await Task.sleep(for: .seconds(10))
+      slept.withLock { $0 = true }
+    }
+    scheduler.advance(by: .seconds(10))
+    XCTAssertTrue(slept.withLock { $0 }, "the test's task slept its 10 s in virtual time")
+  }
+}
+
 /// Runs `ScopeAXCTests` in a serial XCTest run of its own: its two tests, in order, in one
 /// process, as a serial `swift test` runs them.
 final class ScopeSerialRunXCTests: XCTestCase {

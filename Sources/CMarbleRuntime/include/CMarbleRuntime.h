@@ -20,6 +20,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "swift_runtime.h"
+
 // MARK: Virtual clocks
 
 /// One scheduler's clock: the real readings of each standard clock when it was made (its tick 0),
@@ -95,6 +97,22 @@ void marbles_clock_drop(marbles_clock_scope scope);
 /// way: threads they started that have not ended, blocks they gave `dispatch_async` that have not
 /// run.
 int64_t marbles_clock_outside_work(marbles_virtual_clock *_Nonnull clock, uint64_t generation);
+
+/// Whether this thread's clock scope stands for the code running here now.
+typedef enum {
+  /// No scope (none entered, or it ended: its clock was let go, or its task's job ended).
+  MARBLES_HERE_NOBODY = 0,
+  /// The scope's code runs here: a drain's or a run's work, the job the scope was entered for, or
+  /// a `Task.immediate`'s first steps inside that job.
+  MARBLES_HERE_SCOPED = 1,
+  /// The scope stands, but the code running here is not its own: another task's job inside a
+  /// thread root's code (a run loop it spins).
+  MARBLES_HERE_OTHER_CODE = 2,
+} marbles_scope_here_kind;
+
+/// Whose code this thread's scope stands for now — the one decision of "whose code runs here",
+/// which the readings of time and MarbleTesting's routing of jobs both take from it.
+marbles_scope_here_kind marbles_scope_here(void);
 
 /// Whether a reading on this thread, now, is virtual.
 bool marbles_reads_virtual_time(void);

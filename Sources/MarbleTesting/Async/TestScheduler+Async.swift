@@ -1,4 +1,4 @@
-import CMarbleDriving
+import CMarbleRuntime
 @_spi(Internals) import Signals
 import Synchronization
 

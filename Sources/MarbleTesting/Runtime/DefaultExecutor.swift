@@ -1,4 +1,4 @@
-import CMarbleDriving
+import CMarbleRuntime
 
 #if MARBLES_TESTED_RUNTIME
   @_spi(ExperimentalScheduling) @_spi(ExperimentalCustomExecutors) import _Concurrency

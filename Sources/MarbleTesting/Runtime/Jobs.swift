@@ -1,7 +1,7 @@
-import CMarbleDriving
+import CMarbleRuntime
 
 /// What the driven world asks of the Swift concurrency runtime about jobs and tasks: the small
-/// interface behind which its internals stay (the C declarations are `CMarbleDriving`'s). Each
+/// interface behind which its internals stay (the C declarations are in `CMarbleRuntime`'s `swift_runtime.h`). Each
 /// fact it relies on has a test named after it in the `RuntimeFacts` suite.
 enum Jobs {
   /// The id of the task `job` is a step of, or `nil` for a job that is not a task's (an actor's
@@ -28,8 +28,7 @@ enum Jobs {
   /// Whether the current task runs the first steps of a `Task.immediate` from nonisolated code,
   /// in its caller: the runtime marks its executor so (generic, with kind 2).
   static var isSynchronousStart: Bool {
-    let executor = swift_task_getCurrentExecutor()
-    return executor.identity == nil && executor.implementation == 2
+    marbles_is_synchronous_start() != 0
   }
 
   /// Cancels the task a job belongs to, if it is a task. The job must not have run yet.

@@ -1,4 +1,3 @@
-import CMarbleDriving
 import CMarbleRuntime
 import Dispatch
 @_spi(Internals) import Signals

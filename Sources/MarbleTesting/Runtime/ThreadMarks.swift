@@ -1,4 +1,4 @@
-import CMarbleDriving
+import CMarbleRuntime
 import Dispatch
 
 /// What a thread is doing for a world: which driver's work it runs, and whether the hooks let its
@@ -60,28 +60,25 @@ enum ThreadSlot {
 
   /// The driver whose work this thread runs now, if any: the one of a drain, or of the job a
   /// mark was made for while that job runs (a `Task.immediate`'s first steps inside it count).
+  ///
+  /// A job's mark is made together with the thread's clock scope (``TaskDriver/enterRunningJob(of:)``),
+  /// and whether it stands for the code running now is the scope's decision
+  /// (`marbles_scope_here`), the one the readings of time take too.
   static var runningDriver: UnsafeRawPointer? {
     guard let pointer = driver.value else { return nil }
     guard let task = markedTask.value, task != anyCode else { return pointer }
-    let current = Jobs.currentTask.map { UnsafeRawPointer($0) }
-    if task == noTask ? current == nil : current == task { return pointer }
-    // A task started inside the marked code runs its first steps here (`Task.immediate`): from
-    // a thread root's code, where no task was current; from a task's job, while that job still
-    // runs — its task running, the job that opened the world not ended (a stale mark of an ended
-    // job must not take another test's task that starts here). The slot keeps the task and the
-    // driver alive.
-    if task == noTask {
-      if Jobs.isSynchronousStart { return pointer }
-    } else if Jobs.status(of: OpaquePointer(task)).isRunning,
-      Unmanaged<TaskDriver>.fromOpaque(pointer).takeUnretainedValue().world?.isOpeningJobRunning
-        == true
-    {
+    switch marbles_scope_here() {
+    case MARBLES_HERE_SCOPED:
       return pointer
+    case MARBLES_HERE_OTHER_CODE:
+      // Another task's job inside a thread root's code: the mark stays for the root's code.
+      return nil
+    default:
+      // The marked job has ended (or its scheduler's clock was let go).
+      setDriver(nil)
+      setMarkedTask(nil)
+      return nil
     }
-    // The marked job has ended: another task runs here.
-    setDriver(nil)
-    setMarkedTask(nil)
-    return nil
   }
 
   /// Whether the code running here is a thread root's own (a synchronous test, marked while no

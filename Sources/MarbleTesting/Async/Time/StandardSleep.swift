@@ -1,4 +1,4 @@
-import CMarbleDriving
+import CMarbleRuntime
 @_spi(Internals) import Signals
 
 /// One standard-library sleep of a driven task, in virtual time (see ``VirtualSleeps``): the

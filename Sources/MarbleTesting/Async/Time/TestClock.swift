@@ -1,4 +1,4 @@
-import CMarbleDriving
+import CMarbleRuntime
 @_spi(Internals) import Signals
 
 /// A `Clock` that reads a ``TestScheduler``'s virtual time: async code under test that takes

@@ -1,4 +1,4 @@
-import CMarbleDriving
+import CMarbleRuntime
 import Dispatch
 @_spi(Internals) import Signals
 import Synchronization

@@ -1,4 +1,4 @@
-import CMarbleDriving
+import CMarbleRuntime
 @_spi(Internals) import Signals
 
 /// What a world says when it cannot go on: a deadlock, a wait outside it, a step limit.

@@ -1,13 +1,13 @@
-// What `MarbleTesting`'s task driver needs from the Swift concurrency runtime: the hooks it
-// installs, a few functions the runtime exports, and two small helpers. Declarations only: the
-// runtime (libswift_Concurrency) defines every symbol named here.
+// The Swift concurrency runtime as Marbles uses it, declared once for its C and its Swift: the
+// hooks the task driver installs, the functions the runtime exports, and what Marbles reads of a
+// job's and a task's layout. The runtime (libswift_Concurrency) defines every symbol named here.
 //
 // The runtime calls the hooks with the Swift calling convention, in the context of whoever
 // enqueues the job: the task that creates a `Task {}` (it is still the current task while the new
 // task is enqueued), or whoever resumes a continuation.
 
-#ifndef C_MARBLE_DRIVING_H
-#define C_MARBLE_DRIVING_H
+#ifndef MARBLES_SWIFT_RUNTIME_H
+#define MARBLES_SWIFT_RUNTIME_H
 
 #include <stdint.h>
 
@@ -100,6 +100,13 @@ static inline int marbles_job_is_task(MarblesJobRef _Nonnull job) {
   return bytes[4 * sizeof(void *)] == 0;
 }
 
+/// Whether the current job runs the first steps of a `Task.immediate` started from nonisolated
+/// code, in its caller: the runtime reports its executor as the generic one with kind 2.
+static inline int marbles_is_synchronous_start(void) {
+  MarblesExecutorRef executor = swift_task_getCurrentExecutor();
+  return executor.identity == 0 && executor.implementation == 2;
+}
+
 /// A task's status flags (the runtime's `ActiveTaskStatus` flags word): running on a thread
 /// (0x800), enqueued on an executor (0x1000), complete (0x2000), suspended on a dependency
 /// (0x4000). It follows the task's resume context and the private storage's exclusivity words:
@@ -111,6 +118,11 @@ static inline uint32_t marbles_task_status(MarblesJobRef _Nonnull task) {
   (void)task;
   return 0;
 #endif
+}
+
+/// Whether a task runs a job on a thread now (its status flag 0x800).
+static inline int marbles_task_is_running(MarblesJobRef _Nonnull task) {
+  return (marbles_task_status(task) & 0x800) != 0;
 }
 
 /// What a suspended task waits for, from its innermost status record (a dependency record, which
