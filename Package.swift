@@ -110,7 +110,7 @@ let package = Package(
     ),
     .testTarget(
       name: "MarbleTestingTests",
-      dependencies: ["MarbleTesting", "Signals", "CMarbleRuntime"],
+      dependencies: ["MarbleTesting", "Signals", "CMarbleRuntime", "TestSupport"],
       swiftSettings: swiftSettings + testedRuntime
     ),
     .testTarget(

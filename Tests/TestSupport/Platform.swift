@@ -13,3 +13,33 @@
 public func blockForRealTime(microseconds: UInt32) {
   usleep(useconds_t(microseconds))
 }
+
+/// This thread's reading of the wall clock through the C library's `clock_gettime` — the call
+/// Marbles' wrapper answers, virtual where the thread's scope says so — in nanoseconds.
+public func wallClockReading() -> Int64 {
+  var time = timespec()
+  clock_gettime(CLOCK_REALTIME, &time)
+  return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+}
+
+/// Forks the process; the child runs `child` (only what is safe in a forked child of a process
+/// with threads) and exits with what it returns. Returns the child's exit status, or `nil` if
+/// there was no child or it did not exit by itself.
+///
+/// NB: `fork` is found by name: Swift's C library modules mark it unavailable.
+public func forkedChildStatus(_ child: () -> Int32) -> Int32? {
+  typealias Fork = @convention(c) () -> pid_t
+  #if canImport(Darwin)
+    let everywhere = UnsafeMutableRawPointer(bitPattern: -2)  // RTLD_DEFAULT
+  #else
+    let everywhere: UnsafeMutableRawPointer? = nil  // RTLD_DEFAULT
+  #endif
+  guard let symbol = dlsym(everywhere, "fork") else { return nil }
+  let pid = unsafeBitCast(symbol, to: Fork.self)()
+  if pid == 0 { _exit(child()) }
+  guard pid > 0 else { return nil }
+  var status: Int32 = 0
+  while waitpid(pid, &status, 0) == -1, errno == EINTR {}
+  guard status & 0x7f == 0 else { return nil }
+  return (status >> 8) & 0xff
+}

@@ -2,6 +2,7 @@ import CMarbleRuntime
 import Dispatch
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 // The C clocks under load and across a fork: what `virtual_clock.c` promises its readers whatever
@@ -16,14 +17,6 @@ import Testing
       let generation: UInt64
       /// The virtual time its maker set, in seconds: distinct per generation.
       let elapsed: Int64
-    }
-
-    /// This thread's wall-clock reading through the wrapper (virtual where the scope says so), in
-    /// nanoseconds.
-    static func wallReading() -> Int64 {
-      var time = timespec()
-      clock_gettime(CLOCK_REALTIME, &time)
-      return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 
     /// Readers enter scopes of clocks that other threads make, set and let go as fast as they
@@ -61,7 +54,7 @@ import Testing
             let scope = marbles_clock_enter(
               handle.clock, handle.generation, MARBLES_SCOPE_THREAD, nil)
             let real = marbles_real_now(MARBLES_CLOCK_WALL)
-            let reading = Self.wallReading()
+            let reading = wallClockReading()
             marbles_clock_restore(scope)
             readings.add(1, ordering: .relaxed)
             let ahead = Double(reading - real) / 1e9
@@ -94,23 +87,16 @@ import Testing
     /// A forked child's only thread reads real time, whatever scope the forking thread had: the
     /// worlds it read belong to threads the child does not have.
     @Test func aForkedChildReadsRealTime() throws {
-      typealias Fork = @convention(c) () -> pid_t
-      let fork = try #require(dlsym(UnsafeMutableRawPointer(bitPattern: 0), "fork"))
       var generation: UInt64 = 0
       let clock = marbles_clock_create(&generation)
       marbles_clock_set_elapsed(clock, generation, 3_600 * 1_000_000_000)
       let scope = marbles_clock_enter(clock, generation, MARBLES_SCOPE_THREAD, nil)
       let readsVirtualTime = marbles_reads_virtual_time()
-      let child = unsafeBitCast(fork, to: Fork.self)()
-      if child == 0 { _exit(marbles_reads_virtual_time() ? 1 : 0) }
+      let childStatus = forkedChildStatus { marbles_reads_virtual_time() ? 1 : 0 }
       marbles_clock_restore(scope)
       marbles_clock_release(clock, generation)
       #expect(readsVirtualTime)
-      try #require(child > 0)
-      var status: Int32 = 0
-      waitpid(child, &status, 0)
-      #expect(status & 0x7f == 0, "the child exited")
-      #expect((status >> 8) & 0xff == 0, "the child read virtual time")
+      #expect(childStatus == 0, "the child read virtual time (1), or did not exit (nil)")
     }
   }
 
