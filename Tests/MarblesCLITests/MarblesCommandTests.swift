@@ -220,7 +220,9 @@ import Testing
   }
 
   @Test func filterMatchingNothingSaysSoAndExits0() async throws {
-    let output = try await MarblesExecutable.run(["Fixtures", "--filter", "no scenario is called this"])
+    let output = try await MarblesExecutable.run([
+      "Fixtures", "--filter", "no scenario is called this",
+    ])
     #expect(output.status == 0)
     #expect(output.stdout == "0 passed, 0 failed\n")
     #expect(

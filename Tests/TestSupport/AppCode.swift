@@ -55,7 +55,7 @@ public func fetchWithBackoff(_ service: FlakyService, attempts: Int) async throw
   for attempt in 1... {
     do {
       return try await service.fetch()
-    } catch where attempt < attempts {
+    } catch  where attempt < attempts {
       try await Task.sleep(for: delay)
       delay *= 2
     }

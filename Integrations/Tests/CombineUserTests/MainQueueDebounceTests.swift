@@ -15,7 +15,8 @@ import Testing
     let scheduler = TestScheduler()
     let subject = PassthroughSubject<String, Never>()
     let received = Mutex<[String]>([])
-    let cancellable = subject
+    let cancellable =
+      subject
       .debounce(for: .milliseconds(300), scheduler: DispatchQueue.main.ocombine)
       .sink { value in
         dispatchPrecondition(condition: .onQueue(.main))
@@ -35,7 +36,8 @@ import Testing
     let scheduler = TestScheduler()
     let subject = PassthroughSubject<String, Never>()
     let received = Mutex<[String]>([])
-    let cancellable = subject
+    let cancellable =
+      subject
       .debounce(for: .milliseconds(300), scheduler: DispatchQueue.main.ocombine)
       .sink { value in received.withLock { $0.append("\(value)@\(scheduler.now)") } }
     subject.send("a")

@@ -129,4 +129,3 @@ enum Jobs {
       isComplete: flags & 0x2000 != 0, dependency: dependency)
   }
 }
-

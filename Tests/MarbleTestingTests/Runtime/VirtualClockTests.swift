@@ -62,7 +62,8 @@ import Testing
             if abs(ahead) > 5, abs(ahead - expected) > 5 {
               wrong.withLock {
                 if $0.count < 5 {
-                  $0.append("\(ahead) s ahead of real time; its clock's virtual time is \(expected) s")
+                  $0.append(
+                    "\(ahead) s ahead of real time; its clock's virtual time is \(expected) s")
                 }
               }
             }

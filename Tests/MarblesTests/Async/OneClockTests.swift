@@ -309,7 +309,9 @@ import Testing
       }
       scheduler.flush()
       let took = slept.withLock { $0 }
-      #expect(took.map { $0 >= .milliseconds(50) && $0 < .seconds(20) } == true, "\(String(describing: took))")
+      #expect(
+        took.map { $0 >= .milliseconds(50) && $0 < .seconds(20) } == true,
+        "\(String(describing: took))")
       #expect(scheduler.now == 5)
     }
 

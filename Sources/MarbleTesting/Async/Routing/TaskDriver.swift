@@ -473,4 +473,3 @@ package final class TaskDriver: TaskExecutor {
     return sleeps + (ready > 0 ? ["\(ready) job\(ready == 1 ? "" : "s") ready to run"] : [])
   }
 }
-

@@ -52,7 +52,6 @@ enum VirtualDispatch {
     String(cString: marbles_queue_label(queue)).hasPrefix("org.swift.XCTest.")
   }
 
-
 }
 
 /// A block `asyncAfter` handed over, until it runs on its queue (or the scheduler is released
@@ -84,7 +83,8 @@ private final class DispatchedBlock: @unchecked Sendable {
   func run(on driver: TaskDriver) {
     guard take() else { return }
     let block = UnsafeSendable(block)
-    VirtualDispatch.run(on: UnsafeSendable(queue), as: driver, what: "a block given to asyncAfter") {
+    VirtualDispatch.run(on: UnsafeSendable(queue), as: driver, what: "a block given to asyncAfter")
+    {
       marbles_block_run(block.value)
     }
   }
@@ -102,12 +102,13 @@ extension VirtualDispatch {
       driver.withCurrentDriver(body)
       return
     }
-    let ran = driver.onQueue({ work in
-      let context = Unmanaged.passRetained(Work(work)).toOpaque()
-      marbles_dispatch_async(queue.value, context) { context in
-        Unmanaged<Work>.fromOpaque(context!).takeRetainedValue().body()
-      }
-    }, body)
+    let ran = driver.onQueue(
+      { work in
+        let context = Unmanaged.passRetained(Work(work)).toOpaque()
+        marbles_dispatch_async(queue.value, context) { context in
+          Unmanaged<Work>.fromOpaque(context!).takeRetainedValue().body()
+        }
+      }, body)
     if !ran {
       driver.note(
         "\(what) waited on its queue for longer than the stall timeout "

@@ -120,7 +120,8 @@ final class VirtualTimerSource: @unchecked Sendable {
     let armed =
       interval == .max || interval == 0
       ? core.schedule(at: tick, fire)
-      : core.schedule(at: tick, interval: max(1, core.ticks(.nanoseconds(Int64(clamping: interval)))), fire)
+      : core.schedule(
+        at: tick, interval: max(1, core.ticks(.nanoseconds(Int64(clamping: interval)))), fire)
     let old = state.withLock { state -> (any Disposable)? in
       defer {
         state.armed = armed
