@@ -2,7 +2,7 @@
 SWIFT ?= swift
 ZERO_DEP_MODULES := Sources/Signals Sources/MarbleTesting Sources/MarbleFixtures
 
-.PHONY: build test docs docs-pictures test-tsan integration-stress explore-every lint format check-imports check-portability check-static bench demo screenshots clean
+.PHONY: build test docs docs-pictures test-tsan integration-stress explore-every lint format check-imports check-portability check-static check-marbletesting-alone bench demo screenshots clean
 
 build:
 	$(SWIFT) build
@@ -11,8 +11,8 @@ build:
 ## seed scenarios, fixtures and article listings; then the Integrations package
 ## (swift-async-algorithms' diagram tests, the Combine ports, the search model; then, in a process
 ## of their own, the neighbours: withMainSerialExecutor sets a hook for the whole process, so
-## nothing else may run beside it); then the documentation build and its checks; then the static
-## builds of marbles.
+## nothing else may run beside it); then a test target that links MarbleTesting alone; then the
+## documentation build and its checks; then the static builds of marbles.
 ## MARBLES_RECORD is cleared: many tests fail on purpose (inside withKnownIssue), and record mode
 ## would rewrite their sources.
 ## NB: SwiftPM 6.3.1 can keep a stale list of the root package's source files in a package that
@@ -25,8 +25,14 @@ test: check-imports check-portability
 	rm -f $(STALE_PLANS)
 	MARBLES_RECORD= $(SWIFT) test --parallel --package-path Integrations --skip NeighboursTests
 	MARBLES_RECORD= $(SWIFT) test --package-path Integrations --filter NeighboursTests
+	$(MAKE) check-marbletesting-alone
 	scripts/docs.sh
 	$(MAKE) check-static
+
+## A test target that links MarbleTesting alone cannot pass a failing check: its XCTest and its
+## Swift Testing test each stop at the failure, naming the Marbles product.
+check-marbletesting-alone:
+	SWIFT=$(SWIFT) scripts/check-marbletesting-alone.sh
 
 ## The DocC documentation, built by the toolchain's docc (no package dependency) into the static
 ## site .build/docs/site, with zero warnings, no undocumented and no unorganized public symbol.

@@ -186,18 +186,10 @@ final class XCTestWatcher: NSObject, XCTestObservation, @unchecked Sendable {
     }
   }
 
-  /// Whether this process runs tests at all: its executable is a test bundle's runner (`swift
-  /// test`'s `…PackageTests.xctest` on Linux; on Apple platforms, written for and not run here,
-  /// `xctest` and SwiftPM's `swiftpm-testing-helper`), or Xcode's configuration for tests hosted
-  /// in an app is set. A tool or a benchmark that links Marbles is not; a world it opens before
-  /// the watcher saw a run is outside any test, for its scheduler's lifetime.
-  static let isTestRunner: Bool = {
-    let executable = CommandLine.arguments.first.map { ($0 as NSString).lastPathComponent } ?? ""
-    let environment = ProcessInfo.processInfo.environment
-    return executable.lowercased().contains("xctest") || executable == "swiftpm-testing-helper"
-      || environment["XCTestConfigurationFilePath"] != nil
-      || environment["XCTestBundlePath"] != nil
-  }()
+  /// Whether this process runs tests at all (``TestFramework/processRunsTests``). A tool or a
+  /// benchmark that links Marbles does not; a world it opens before the watcher saw a run is
+  /// outside any test, for its scheduler's lifetime.
+  static var isTestRunner: Bool { TestFramework.processRunsTests }
 
   /// Whether XCTest may be running a test case that the watcher has not seen begin: in a test
   /// runner, unless the run is Swift Testing's alone (`swift test` runs each library in a process

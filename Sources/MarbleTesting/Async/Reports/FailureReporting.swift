@@ -6,7 +6,9 @@
 /// ``TestScheduler/failures``).
 ///
 /// `MarbleTesting` imports no test framework; it finds `Marbles`' bridge by name the first time it
-/// needs it, so nothing runs when the process loads.
+/// needs it, so nothing runs when the process loads. A test process without the bridge — a test
+/// target that links `MarbleTesting` alone — would pass whatever failed: its first failure stops
+/// the process, naming the product to link.
 package enum FailureReporter {
   /// The name of what records failures on the current test, if the process has it.
   package static var current: String? {
@@ -21,10 +23,19 @@ package enum FailureReporter {
   static func report(_ message: String, at site: SchedulerSite) {
     if let bridge = TestFramework.bridge {
       bridge.report(message, at: site)
-    } else {
-      Platform.printError("\(site.filePath):\(site.line): error: \(message)\n")
+      return
     }
+    Platform.printError("\(site.filePath):\(site.line): error: \(message)\n")
+    if TestFramework.processRunsTests { fatalError(withoutMarbles) }
   }
+
+  /// Why a test process without `Marbles` stops at its first failure.
+  package static let withoutMarbles = """
+    Marbles: the failure above was found in a test process that does not link the `Marbles` \
+    product, which carries MarbleTesting's failures to XCTest and Swift Testing: without it the \
+    test would pass. Add `.product(name: "Marbles", package: "Marbles")` to the test target's \
+    dependencies. The process stops here.
+    """
 }
 
 extension SchedulerCore {

@@ -6,7 +6,9 @@
 /// `MarbleTesting` imports no test framework; the `Marbles` module answers, through a type it
 /// defines (``TestFrameworkBridge``), which is looked up by name at the first world — nothing runs
 /// when the process loads. Without `Marbles` in the process, a world has no test: it closes with
-/// its last scheduler, and its failures go to standard error.
+/// its last scheduler, and its failures go to standard error — and in a process that runs tests,
+/// which without `Marbles` would pass whatever failed, the first one stops the process, naming
+/// the product its test target must link (``FailureReporter``).
 package protocol TestFrameworkBridge {
   /// The test running on this task or thread, if any.
   static var runningTest: RunningTest? { get }
@@ -65,7 +67,19 @@ package enum TestFramework {
     bridge?.runningTest
   }
 
-  /// Whether this process is a test runner: never without `Marbles`, whose bridge knows.
+  /// Whether this process runs tests, with or without `Marbles`: its executable is a test
+  /// bundle's runner (`swift test`'s `…PackageTests.xctest` on Linux; on Apple platforms, written
+  /// for and not run here, `xctest` and SwiftPM's `swiftpm-testing-helper`), or Xcode's
+  /// configuration for tests hosted in an app is set.
+  package static let processRunsTests: Bool = {
+    let executable = CommandLine.arguments.first?.split(separator: "/").last.map(String.init) ?? ""
+    return executable.lowercased().contains("xctest") || executable == "swiftpm-testing-helper"
+      || Platform.environment("XCTestConfigurationFilePath") != nil
+      || Platform.environment("XCTestBundlePath") != nil
+  }()
+
+  /// Whether this process is a test runner whose tests a world can know: never without
+  /// `Marbles`, whose bridge knows them.
   static var isTestRunner: Bool {
     bridge?.isTestRunner ?? false
   }
