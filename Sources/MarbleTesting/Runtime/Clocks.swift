@@ -31,7 +31,12 @@ final class VirtualClockSlot: @unchecked Sendable {
 
   /// Sets the virtual time elapsed since tick 0 (saturating past 292 years).
   func setElapsed(_ elapsed: Duration) {
-    marbles_clock_set_elapsed(pointer, generation, elapsed.saturatingNanoseconds)
+    setElapsed(nanoseconds: elapsed.saturatingNanoseconds)
+  }
+
+  /// Sets the virtual time elapsed since tick 0, in nanoseconds.
+  func setElapsed(nanoseconds: Int64) {
+    marbles_clock_set_elapsed(pointer, generation, nanoseconds)
   }
 
   /// Sets how long, in real time, a thread may keep reading one virtual instant before its

@@ -1,3 +1,4 @@
+import CMarbleRuntime
 @_spi(Internals) package import Signals
 import Synchronization
 
@@ -86,7 +87,15 @@ package final class SchedulerCore: Scheduler {
   private func setNow(_ tick: Int, in state: inout State) {
     guard tick != state.now else { return }
     state.now = tick
-    driver.clock.setElapsed(elapsed(atTick: tick))
+    // NB: 64-bit arithmetic where it is exact: every step of a run moves the clock, and the
+    // 128-bit conversion cost most of a step in a debug build.
+    if let tickNanoseconds, tick >= 0,
+      case (let nanoseconds, false) = Int64(tick).multipliedReportingOverflow(by: tickNanoseconds)
+    {
+      driver.clock.setElapsed(nanoseconds: nanoseconds)
+    } else {
+      driver.clock.setElapsed(elapsed(atTick: tick))
+    }
     if driver.schedule != nil { driver.tick.store(tick, ordering: .relaxed) }
   }
 
@@ -402,6 +411,13 @@ package final class SchedulerCore: Scheduler {
 
     var actionsRun = 0
     var isAtStepLimit = false
+    let start = Self.realNanoseconds()
+    var limitStop: StepLimitStop?
+    /// Whether the run must stop before its next step (and which limit stops it).
+    func reachedLimit() -> Bool {
+      if limitStop == nil { limitStop = stepLimitStop(after: actionsRun, since: start) }
+      return limitStop != nil
+    }
     var isMainActorUnavailable = false
     // NB: the thread runs this scheduler's work from here on, so that the tasks created and the
     // continuations resumed by its actions and jobs are driven by it (see `TaskDriver`).
@@ -419,7 +435,7 @@ package final class SchedulerCore: Scheduler {
           // NB: taking the wake-up out freed its slot (a wake-up is a one-shot action); freeing
           // it again here once put the slot on the free list twice, and two later actions shared
           // it: one was lost.
-          guard actionsRun < stepLimit else {
+          guard !reachedLimit() else {
             // At the limit, the wake-up stays in line, and the run stops (choosing again would
             // only choose again, without end).
             isAtStepLimit = true
@@ -439,7 +455,7 @@ package final class SchedulerCore: Scheduler {
         // Every ready job of a driven task runs before the next action: the async work an action
         // made ready happens before virtual time moves.
         while let job = nextJob() {
-          if actionsRun == stepLimit {
+          if reachedLimit() {
             driver.putBack(job)
             isAtStepLimit = true
             break
@@ -458,8 +474,9 @@ package final class SchedulerCore: Scheduler {
           }
           if isTickOver, isDone() { break }
         }
+        let atLimit = reachedLimit()
         let next = state.withLock { state -> NextAction? in
-          takeNextAction(through: limit, atLimit: actionsRun == stepLimit, in: &state)
+          takeNextAction(through: limit, atLimit: atLimit, in: &state)
         }
         guard let next else { break }
         guard case .run(let key, let body) = next else {
@@ -472,7 +489,9 @@ package final class SchedulerCore: Scheduler {
       }
     }
     if isAtStepLimit {
-      return RunResult(actionsRun: actionsRun, now: now, failure: stopAtStepLimit(actionsRun))
+      return RunResult(
+        actionsRun: actionsRun, now: now,
+        failure: stopAtStepLimit(actionsRun, by: limitStop ?? .steps))
     }
     if isMainActorUnavailable {
       return RunResult(actionsRun: actionsRun, now: now, failure: stopForTheMainActor())
@@ -571,6 +590,49 @@ package final class SchedulerCore: Scheduler {
     }
   }
 
+  /// Which limit stopped a run.
+  package enum StepLimitStop {
+    /// ``stepLimit`` steps ran.
+    case steps
+    /// The default step limit's time budget ran out (``timeBudget``).
+    case time
+  }
+
+  /// The default step limit carries a budget of real time as well: ten million steps take a
+  /// minute in a debug build, and a test with an endless timer would keep its user waiting that
+  /// long. Once a run has taken a million steps — far more than any test that ends needs — it
+  /// stops when it has run this long. An explicit `stepLimit` other than the default is a number
+  /// of steps only.
+  package static let timeBudget = Duration.seconds(5)
+  /// How many steps a run takes before the time budget applies.
+  package static let stepsBeforeTheTimeBudget = 1_000_000
+
+  /// Whether a run that began at `start` (real nanoseconds, ``realNanoseconds()``) must stop
+  /// before its next step, having taken `steps`; and which limit stops it.
+  package func stepLimitStop(after steps: Int, since start: Int64) -> StepLimitStop? {
+    if steps >= stepLimit { return .steps }
+    guard stepLimit == TestScheduler.defaultStepLimit, steps >= Self.stepsBeforeTheTimeBudget,
+      steps & 4095 == 0
+    else { return nil }
+    return Self.realNanoseconds() - start >= Self.timeBudget.saturatingNanoseconds ? .time : nil
+  }
+
+  /// Real time, in nanoseconds, for ``stepLimitStop(after:since:)``.
+  package static func realNanoseconds() -> Int64 {
+    marbles_real_now(MARBLES_CLOCK_CONTINUOUS)
+  }
+
+  /// Which limit stopped a run after `steps`, in words.
+  package func stepLimitWords(_ stop: StepLimitStop, steps: Int) -> String {
+    switch stop {
+    case .steps:
+      return "its stepLimit of \(stepLimit)"
+    case .time:
+      return "its time budget: the default stepLimit allows \(stepLimit) steps, or as many as "
+        + "\(Self.timeBudget) of real time allow once \(Self.stepsBeforeTheTimeBudget) have run"
+    }
+  }
+
   /// What kept the scheduler going at its step limit, in words.
   func stepLimitCause() -> String {
     let readyJobs = driver.readyJobCount
@@ -660,7 +722,7 @@ package final class SchedulerCore: Scheduler {
 
   /// Ends a call that ran `stepLimit` actions with live work still due: records which action kept
   /// rescheduling.
-  private func stopAtStepLimit(_ actionsRun: Int) -> TestSchedulerFailure {
+  private func stopAtStepLimit(_ actionsRun: Int, by stop: StepLimitStop) -> TestSchedulerFailure {
     let readyJobs = driver.readyJobCount
     let cause = stepLimitCause()
     return state.withLock { state in
@@ -668,8 +730,9 @@ package final class SchedulerCore: Scheduler {
       let pending = state.queue.pendingKeys.filter { !slots[$0.slot].isCancelled }
       let failure = TestSchedulerFailure(
         kind: .stepLimitExceeded,
-        message: "TestScheduler stopped after \(actionsRun) steps (its stepLimit; an action or a "
-          + "driven task's wake-up is a step) at tick \(state.now), with \(pending.count) actions "
+        message:
+          "TestScheduler stopped after \(actionsRun) steps (\(stepLimitWords(stop, steps: actionsRun)); "
+          + "an action or a driven task's wake-up is a step) at tick \(state.now), with \(pending.count) actions "
           + "and \(readyJobs) jobs still pending. What kept it going: " + cause + ".")
       state.failures.append(failure)
       state.running = nil

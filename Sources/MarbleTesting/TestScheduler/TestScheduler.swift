@@ -31,8 +31,9 @@
 /// - Async work — the tasks of ``task(name:fileID:line:_:)``, `record(sequence)` and what they
 ///   create — runs on this scheduler's thread too: every ready job before each action and before
 ///   a call returns (the article "Testing async/await code" in the Marbles documentation explains how), with ``clock`` as their clock.
-/// - ``run()`` stops after ``stepLimit`` steps (actions, and driven tasks' wake-ups) instead of
-///   hanging on an endless timer; the result and ``failures`` say what kept it going.
+/// - ``run()`` stops after ``stepLimit`` steps (actions, and driven tasks' wake-ups; with the
+///   default, also after 5 s of real time past a million steps) instead of hanging on an endless
+///   timer; the result and ``failures`` say which limit stopped it and what kept it going.
 /// - Using the scheduler from two threads at once (or calling `advance` from inside an action) is
 ///   refused with a ``TestSchedulerFailure`` rather than corrupting the queue.
 ///
@@ -41,7 +42,10 @@
 /// released when its test lets go of it — and reports, through the `Marbles` assertions, every
 /// `expect(…)` that no `flush()` checked.
 public final class TestScheduler: Scheduler, SchedulerWithStandIn {
-  /// The default for ``stepLimit``: ten million actions per `run()` or `advance` call.
+  /// The default for ``stepLimit``: ten million actions per `run()` or `advance` call — or, once a
+  /// call has run a million, as many as 5 seconds of real time allow, whichever comes first (ten
+  /// million steps of an endless timer take a minute in a debug build). The failure says which
+  /// limit stopped the call. Any other `stepLimit` is a number of steps only.
   public static let defaultStepLimit = 10_000_000
 
   /// The engine that test signals, recorders and handles hold instead of the scheduler.

@@ -316,6 +316,32 @@ import Testing
 
   /// A stall timeout of the longest duration means "for ever". On 2026-11-28's `main` making
   /// such a scheduler trapped: of three conversions of a duration to nanoseconds, one saturated.
+  /// The default step limit carries a budget of real time: past a million steps, a run stops
+  /// once it has run 5 s (ten million steps of an endless timer took 21 s in a debug build on
+  /// 2026-11-28's machine, and a user waited that long to learn of it). Decided here with a start
+  /// of 0 — the process began more than 5 s after the machine did — so the test reads no clock
+  /// of its own.
+  @Test func theDefaultStepLimitCarriesATimeBudget() {
+    let core = TestScheduler().core
+    let pastAMillion = 245 * 4_096  // the budget is looked at every 4,096 steps
+    #expect(core.stepLimitStop(after: pastAMillion, since: 0) == .time)
+    #expect(core.stepLimitStop(after: pastAMillion - 4_096, since: 0) == nil)
+    #expect(core.stepLimitStop(after: pastAMillion, since: SchedulerCore.realNanoseconds()) == nil)
+    #expect(core.stepLimitStop(after: TestScheduler.defaultStepLimit, since: .max) == .steps)
+    #expect(
+      core.stepLimitWords(.time, steps: pastAMillion)
+        == "its time budget: the default stepLimit allows 10000000 steps, or as many as "
+        + "5.0 seconds of real time allow once 1000000 have run")
+  }
+
+  /// An explicit step limit is a number of steps only.
+  @Test func anExplicitStepLimitHasNoTimeBudget() {
+    let core = TestScheduler(stepLimit: 20_000_000).core
+    #expect(core.stepLimitStop(after: 245 * 4_096, since: 0) == nil)
+    #expect(core.stepLimitStop(after: 20_000_000, since: 0) == .steps)
+    #expect(core.stepLimitWords(.steps, steps: 20_000_000) == "its stepLimit of 20000000")
+  }
+
   @Test func aStallTimeoutOfTheLongestDurationIsForEver() async throws {
     let scheduler = TestScheduler(stallTimeout: .seconds(Int64.max))
     let clock = scheduler.clock

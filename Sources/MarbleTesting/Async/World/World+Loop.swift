@@ -124,16 +124,20 @@ extension World {
   /// the idle decision and the root's jobs bound elsewhere are left to the loop's thread.
   private func step(isOnTheMainThread: Bool) -> Leaving {
     // NB: every step counts, jobs too (tasks that keep resuming each other), until the root runs.
-    let (drivers, top, steps) = state.withLock { state -> ([TaskDriver], TaskDriver?, Int) in
-      state.stepsSinceRoot += 1
-      return (state.drivers, state.rootStack.last ?? state.drivers.first, state.stepsSinceRoot)
+    let (drivers, top, steps, since) = state.withLock {
+      state -> ([TaskDriver], TaskDriver?, Int, Int64) in
+      countStep(in: &state)
+      return (
+        state.drivers, state.rootStack.last ?? state.drivers.first, state.stepsSinceRoot,
+        state.stepsSinceRootStart
+      )
     }
     guard let top, let core = top.core else {
       if !isOnTheMainThread { park() }
       return .theNextDecision
     }
-    if steps > core.stepLimit {
-      giveUp(because: stepLimitReport(core: core))
+    if let stop = core.stepLimitStop(after: steps - 1, since: since) {
+      giveUp(because: stepLimitReport(core: core, stop: stop, steps: steps - 1))
       return .theNextDecision
     }
     for driver in drivers.reversed() {
@@ -148,6 +152,12 @@ extension World {
     if core.runNextDueAction() { return .nothing }
     if !isOnTheMainThread { idle(top: top) }
     return .theNextDecision
+  }
+
+  /// Counts a step since the root last ran; the first one starts the step limit's time budget.
+  private func countStep(in state: inout State) {
+    state.stepsSinceRoot += 1
+    if state.stepsSinceRoot == 1 { state.stepsSinceRootStart = SchedulerCore.realNanoseconds() }
   }
 
   /// Steps on the main thread while work is ready there; returns what it leaves to the loop.
@@ -270,12 +280,12 @@ extension World {
       }
     }
     guard hasUnfinishedCoRoots else { return }
-    let steps = state.withLock { state -> Int in
-      state.stepsSinceRoot += 1
-      return state.stepsSinceRoot
+    let (steps, since) = state.withLock { state -> (Int, Int64) in
+      countStep(in: &state)
+      return (state.stepsSinceRoot, state.stepsSinceRootStart)
     }
-    if steps > core.stepLimit {
-      giveUp(because: stepLimitReport(core: core))
+    if let stop = core.stepLimitStop(after: steps - 1, since: since) {
+      giveUp(because: stepLimitReport(core: core, stop: stop, steps: steps - 1))
       return
     }
     if core.runNextDueAction() {

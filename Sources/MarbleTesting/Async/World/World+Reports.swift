@@ -117,8 +117,10 @@ extension World {
   }
 
   /// The report of a world that ran its step limit while its root waited.
-  func stepLimitReport(core: SchedulerCore) -> String {
-    "The test's world ran \(core.stepLimit) steps (its scheduler's stepLimit) at tick "
+  func stepLimitReport(core: SchedulerCore, stop: SchedulerCore.StepLimitStop, steps: Int)
+    -> String
+  {
+    "The test's world ran \(steps) steps (\(core.stepLimitWords(stop, steps: steps))) at tick "
       + "\(core.now) while the test waited, without the test going on. What kept it going: "
       + core.stepLimitCause() + ". The world's work was cancelled, to end the test's waits."
   }

@@ -100,6 +100,8 @@ package final class World: @unchecked Sendable {
     var hasNews = false
     /// How many steps the loop ran since the root last ran.
     var stepsSinceRoot = 0
+    /// When the first of them ran, in real nanoseconds (the step limit's time budget).
+    var stepsSinceRootStart: Int64 = 0
     /// Whether the world gave its work up (a deadlock, a step limit, waiting outside too long).
     var hasGivenUp = false
     /// Whether the loop waits in real time on ``World/arrivals``.
