@@ -70,9 +70,13 @@ package enum LiteralRewrite {
   /// `indent` bytes more than in `table`.
   ///
   /// A `subs` row is rewritten in place; more subscriptions than rows add rows under the last
-  /// one (aligned like it), fewer remove the rows left over.
+  /// one (aligned like it), fewer remove the rows left over. With `onlyPlaceholders`
+  /// (`MARBLES_RECORD=missing`), only placeholder rows are written — a `gets` row that holds
+  /// ``getsPlaceholder``, the `subs` rows of a source that hold ``subsPlaceholder`` — and every
+  /// row with a marble of its own stays.
   package static func table(
-    _ table: MarbleTable, text: [UInt8], firstLine: Int, indent: Int, records: [TableRecord]
+    _ table: MarbleTable, text: [UInt8], firstLine: Int, indent: Int, records: [TableRecord],
+    onlyPlaceholders: Bool = false
   ) throws(Refusal) -> [Edit] {
     // Where each table line starts in the source, and where it ends.
     var lineStarts: [Int] = []
@@ -112,14 +116,23 @@ package enum LiteralRewrite {
       }
       return marbleStart..<marbleEnd
     }
+    func holds(_ row: MarbleTable.Row, _ placeholder: String) throws(Refusal) -> Bool {
+      String(decoding: text[try marbleRange(row)], as: UTF8.self) == placeholder
+    }
     var edits: [Edit] = []
     for record in records {
       switch record {
       case .row(let line, let marble):
         guard let row = table.rows.first(where: { $0.line == line }) else { continue }
+        if onlyPlaceholders, !(try holds(row, getsPlaceholder)) { continue }
         edits.append(Edit(range: try marbleRange(row), text: marble))
       case .subscriptions(let label, let lines, let marbles):
         let rows = lines.compactMap { line in table.rows.first { $0.line == line } }
+        if onlyPlaceholders {
+          var allPlaceholders = true
+          for row in rows where !(try holds(row, subsPlaceholder)) { allPlaceholders = false }
+          if !allPlaceholders { continue }
+        }
         guard let last = rows.last else {
           throw Refusal(
             "\(label) has no subs row to record its subscriptions under; add one (`\(label) subs "
@@ -146,6 +159,12 @@ package enum LiteralRewrite {
     }
     return edits
   }
+
+  /// What a `gets` row holds until its marble is recorded (`out  gets  -`): one frame, nothing
+  /// in it.
+  package static let getsPlaceholder = "-"
+  /// What a `subs` row holds until its subscriptions are recorded (`src  subs  ^`).
+  package static let subsPlaceholder = "^"
 
   /// `text` with `edits` applied (which must not overlap).
   package static func apply(_ edits: [Edit], to text: [UInt8]) -> [UInt8] {

@@ -51,7 +51,8 @@ package enum SourceRecorder {
   ///   - expected: What the assertion compared: its marble literals' text, one per literal (for
   ///     a table, the table's whole text).
   ///   - target: Which literal(s) of the call.
-  ///   - onlyIfEmpty: Whether to write only into empty literals (`MARBLES_RECORD=missing`).
+  ///   - onlyIfEmpty: Whether to write only into empty literals and a table's placeholder rows
+  ///     (`MARBLES_RECORD=missing`).
   ///   - path: The source file.
   ///   - line: The call's line, as compiled.
   ///   - column: The call's column, as compiled.
@@ -120,8 +121,8 @@ package enum SourceRecorder {
         throw LiteralRewrite.Refusal("the marble is not a string literal")
       }
       try check([literal], hold: expected, in: scanner)
-      guard !onlyIfEmpty else { return [] }
-      return try tableEdits(records, literal: literal, scanner: scanner)
+      return try tableEdits(
+        records, literal: literal, scanner: scanner, onlyPlaceholders: onlyIfEmpty)
     }
     let literals = try marbleArguments.map { argument throws(LiteralRewrite.Refusal) in
       guard let literal = argument.literal, !literal.isInterpolated else {
@@ -173,7 +174,7 @@ package enum SourceRecorder {
   /// The edits that record `records` in the table literal `literal`.
   private static func tableEdits(
     _ records: [LiteralRewrite.TableRecord], literal: SwiftCallScanner.StringLiteral,
-    scanner: SwiftCallScanner
+    scanner: SwiftCallScanner, onlyPlaceholders: Bool
   ) throws(LiteralRewrite.Refusal) -> [LiteralRewrite.Edit] {
     guard !literal.isInterpolated else {
       throw LiteralRewrite.Refusal("the marble is not a string literal")
@@ -204,7 +205,8 @@ package enum SourceRecorder {
       throw LiteralRewrite.Refusal("its table could not be read: \(error)")
     }
     return try LiteralRewrite.table(
-      table, text: scanner.text, firstLine: firstLine, indent: indent, records: records)
+      table, text: scanner.text, firstLine: firstLine, indent: indent, records: records,
+      onlyPlaceholders: onlyPlaceholders)
   }
 
   // MARK: Files

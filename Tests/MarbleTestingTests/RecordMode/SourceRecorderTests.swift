@@ -128,6 +128,37 @@ import Testing
         == #"assertMarbles(r, "-b|")"#)
   }
 
+  /// `missing` writes a table's placeholder rows — the rows the docs tell a user to start with —
+  /// and leaves every row with a marble of its own. (On 2026-11-27's `main` it wrote nothing into
+  /// a table; `failed` then wrote it.)
+  @Test func missingFillsATablesPlaceholderRowsOnly() throws {
+    let source = """
+      assertTable(\"\"\"
+        src  hot   -a-b|
+        out  gets  -
+        two  gets  -x|
+        src  subs  ^
+        \"\"\") { $0["src"] }
+      """
+    let expected = """
+      assertTable(\"\"\"
+        src  hot   -a-b|
+        out  gets  -a-b|
+        two  gets  -x|
+        src  subs  ^---!
+        \"\"\") { $0["src"] }
+      """
+    #expect(
+      try recorded(
+        source, after: "assertTable", [],
+        replacing: ["src  hot   -a-b|\nout  gets  -\ntwo  gets  -x|\nsrc  subs  ^"],
+        at: .table([
+          .row(line: 2, marble: "-a-b|"), .row(line: 3, marble: "-a-b|"),
+          .subscriptions(label: "src", lines: [4], marbles: ["^---!"]),
+        ]), onlyIfEmpty: true)
+        == expected)
+  }
+
   @Test func subscriptionMarblesAreRewrittenOneForOneOrAsANewList() throws {
     #expect(
       try recorded(
