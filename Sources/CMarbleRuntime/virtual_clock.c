@@ -34,6 +34,7 @@
 #include <unistd.h>
 #include "wrappers.h"
 #elif defined(__APPLE__)
+#include <dlfcn.h>
 #include <mach/mach_time.h>
 #include <sys/time.h>
 #include <time.h>
@@ -675,3 +676,12 @@ static uint64_t marbles_mach_continuous_time(void) {
 MARBLES_INTERPOSE(marbles_mach_continuous_time, mach_continuous_time);
 
 #endif
+
+// MARK: The image
+
+const char *marbles_image_path(void) {
+  // NB: dladdr is in <dlfcn.h> on Darwin and, with _GNU_SOURCE, on Linux.
+  Dl_info info;
+  if (dladdr((const void *)&marbles_image_path, &info) == 0 || !info.dli_fname) return 0;
+  return info.dli_fname;
+}

@@ -139,6 +139,10 @@ int64_t marbles_real_now(marbles_clock_kind kind);
 /// calls: Linux, dynamically linked).
 bool marbles_virtualizes_readings(void);
 
+/// The path of the image (executable or test bundle) that holds MarbleTesting's C code, or NULL
+/// if it cannot be found.
+const char *_Nullable marbles_image_path(void);
+
 /// How many clock readings this thread has made through the wrapper, virtual or not: lets a test
 /// check that a reading reached it.
 uint64_t marbles_thread_reading_count(void);

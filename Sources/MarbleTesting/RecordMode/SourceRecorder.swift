@@ -15,14 +15,15 @@ import Synchronization
 /// A literal is rewritten only when it holds exactly the expected text the failing assertion
 /// compared; anything else means the file changed since it was compiled, and nothing is written.
 ///
-/// Writes to one file are serialized — a lock per file in this process, and `flock` on the
-/// file's folder (which no rename replaces) against other processes — and each write reads the
-/// file anew and replaces it through a temporary file of its own, so several rewrites of one
-/// file, also from test processes running in parallel, all land. The line and column a call was
-/// compiled at are mapped through the edits already made to the file in this process (a rewrite
-/// before a call on its line, a table that gained a row above it), so a later call is still
-/// found. A symbolic link is followed: its target is rewritten, keeping its mode, and the link
-/// stays a link.
+/// Writes to one file are serialized by `flock` on the file's folder (which no rename replaces;
+/// each write opens the folder anew, so threads of one process exclude each other as processes
+/// do), and each write reads the file anew and replaces it through a temporary file of its own,
+/// so several rewrites of one file, also from test processes running in parallel, all land. The
+/// line and column a call was compiled at are mapped through the edits already made to the file
+/// by every process of the same build (a rewrite before a call on its line, a table that gained
+/// a row above it), which a journal in the temporary folder keeps (``EditLog``), so a later call
+/// is still found — also when another process moved its lines. A symbolic link is followed: its
+/// target is rewritten, keeping its mode, and the link stays a link.
 package enum SourceRecorder {
   /// What to rewrite at a call.
   package enum Target: Sendable {
@@ -63,30 +64,26 @@ package enum SourceRecorder {
     path: String, line: Int, column: Int
   ) throws(LiteralRewrite.Refusal) -> Bool {
     let file = try resolved(path)
-    return try files.withLock { files -> Result<Bool, LiteralRewrite.Refusal> in
-      var log = files[file] ?? EditLog()
-      let written = Result { () throws(LiteralRewrite.Refusal) -> Bool in
-        try withFolderLock(file) { () throws(LiteralRewrite.Refusal) -> Bool in
-          let source = try readFile(file)
-          let current = log.map(line: line, column: column)
-          let scanner = SwiftCallScanner(String(decoding: source, as: UTF8.self))
-          guard let start = scanner.offset(line: current.line, column: current.column) else {
-            throw LiteralRewrite.Refusal(
-              "\(path) changed since it was compiled: it has no line \(line), column \(column) "
-                + "any more; nothing was written")
-          }
-          let edits = try self.edits(
-            marbles, replacing: expected, at: target, onlyIfEmpty: onlyIfEmpty,
-            scanner: scanner, callStart: start)
-          guard !edits.isEmpty else { return false }
-          try writeFile(LiteralRewrite.apply(edits, to: source), to: file)
-          log.note(edits, in: scanner)
-          return true
-        }
+    return try withFolderLock(file) { () throws(LiteralRewrite.Refusal) -> Bool in
+      let source = try readFile(file)
+      var log = EditLog.load(of: file, holding: source)
+      let current = log.map(line: line, column: column)
+      let scanner = SwiftCallScanner(String(decoding: source, as: UTF8.self))
+      guard let start = scanner.offset(line: current.line, column: current.column) else {
+        throw LiteralRewrite.Refusal(
+          "\(path) changed since it was compiled: it has no line \(line), column \(column) "
+            + "any more; nothing was written")
       }
-      files[file] = log
-      return written
-    }.get()
+      let edits = try self.edits(
+        marbles, replacing: expected, at: target, onlyIfEmpty: onlyIfEmpty,
+        scanner: scanner, callStart: start)
+      guard !edits.isEmpty else { return false }
+      let rewritten = LiteralRewrite.apply(edits, to: source)
+      try writeFile(rewritten, to: file)
+      log.note(edits, in: scanner)
+      log.save(of: file, holding: rewritten)
+      return true
+    }
   }
 
   /// The edits that record `marbles` at the call starting at `callStart`, whose literals must
@@ -211,9 +208,6 @@ package enum SourceRecorder {
 
   // MARK: Files
 
-  /// The edits made to each file in this process.
-  private static let files = Locked<[String: EditLog]>([:])
-
   /// `path` as an absolute path with every symbolic link resolved (a relative one taken from
   /// ``folder``, else the working directory).
   private static func resolved(_ path: String) throws(LiteralRewrite.Refusal) -> String {
@@ -337,6 +331,13 @@ package enum SourceRecorder {
 
 /// The edits made to one file, to find a call compiled at a line and column in the file as it
 /// is now: each edit moves what comes after it (the rest of its last line, and the lines below).
+///
+/// Every process of one build records into the file as that build compiled it, so the log is the
+/// build's, not the process's: a journal in the temporary folder, named after the file, holding
+/// the build's identity (``Platform/buildIdentity``), a hash of the text the last edit left, and
+/// the edits in the order they were made. A journal of another build (the one before a rebuild,
+/// which compiled the edited file), or of a text the file no longer holds (changed since by hand,
+/// or made anew), is started anew. Read and written under the file's folder lock.
 struct EditLog: Sendable {
   /// One edit, in the coordinates of the file as it was when made: the replaced text's start and
   /// end, and where the new text ends.
@@ -358,6 +359,67 @@ struct EditLog: Sendable {
       }
     }
     return position
+  }
+
+  /// The journal of the file at `path`.
+  private static func journal(of path: String) -> String {
+    // FNV-1a of the path: one journal per file, in a flat folder.
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in path.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    return Platform.temporaryFolder + "/marbles-edits-" + String(hash, radix: 16)
+  }
+
+  /// The first line of a journal of this build's edits to `path`, which left it holding `text`.
+  private static func header(of path: String, holding text: [UInt8]) -> String {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in text { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    return Platform.buildIdentity + "\t" + path + "\t" + String(hash, radix: 16)
+  }
+
+  /// This build's edits to the file at `path`, which holds `text`, so far (none if the journal
+  /// is another build's or another text's, or cannot be read).
+  static func load(of path: String, holding text: [UInt8]) -> EditLog {
+    var log = EditLog()
+    let descriptor = open(journal(of: path), O_RDONLY)
+    guard descriptor >= 0 else { return log }
+    defer { close(descriptor) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 16_384)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      guard count > 0 else { break }
+      bytes += buffer[..<count]
+    }
+    let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
+    guard let first = lines.first, first == header(of: path, holding: text) else { return log }
+    for line in lines.dropFirst() {
+      let numbers = line.split(separator: " ").compactMap { Int($0) }
+      guard numbers.count == 4 else { return EditLog() }
+      log.shifts.append(
+        Shift(end: (numbers[0], numbers[1]), newEnd: (numbers[2], numbers[3])))
+    }
+    return log
+  }
+
+  /// Writes the journal of the file at `path`, which now holds `source`: this log, as this
+  /// build's. (A journal that cannot
+  /// be written leaves later calls in other processes unmapped, as before journals: their literals'
+  /// check still refuses a call that is not the one compiled.)
+  func save(of path: String, holding source: [UInt8]) {
+    var text = Self.header(of: path, holding: source) + "\n"
+    for shift in shifts {
+      text += "\(shift.end.line) \(shift.end.column) \(shift.newEnd.line) \(shift.newEnd.column)\n"
+    }
+    let descriptor = open(Self.journal(of: path), O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    guard descriptor >= 0 else { return }
+    defer { close(descriptor) }
+    var written = 0
+    let bytes = Array(text.utf8)
+    while written < bytes.count {
+      let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+      guard count > 0 else { return }
+      written += count
+    }
   }
 
   /// Notes `edits`, made to the text `scanner` read.

@@ -4,6 +4,8 @@
 //
 // Darwin is written for, not built or tested here.
 
+import CMarbleRuntime
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -98,6 +100,25 @@ package enum Platform {
       usleep(useconds_t(now))
       left -= now
     }
+  }
+
+  /// What names the build this code was linked into: the device, inode, size and modification
+  /// time of the image (a test bundle, an executable) that holds MarbleTesting. Every process
+  /// of one test run shares it; a rebuild changes it.
+  package static let buildIdentity: String = {
+    var status = stat()
+    guard let name = marbles_image_path(), stat(name, &status) == 0 else { return "unknown" }
+    #if canImport(Darwin)
+      let modified = status.st_mtimespec
+    #else
+      let modified = status.st_mtim
+    #endif
+    return "\(status.st_dev):\(status.st_ino) \(status.st_size) \(modified.tv_sec).\(modified.tv_nsec)"
+  }()
+
+  /// The folder for temporary files: `TMPDIR`, else `/tmp`.
+  package static var temporaryFolder: String {
+    environment("TMPDIR").map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 } ?? "/tmp"
   }
 
   /// The value of the environment variable `name`, if it is set.
