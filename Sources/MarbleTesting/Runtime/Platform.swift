@@ -113,7 +113,8 @@ package enum Platform {
     #else
       let modified = status.st_mtim
     #endif
-    return "\(status.st_dev):\(status.st_ino) \(status.st_size) \(modified.tv_sec).\(modified.tv_nsec)"
+    return
+      "\(status.st_dev):\(status.st_ino) \(status.st_size) \(modified.tv_sec).\(modified.tv_nsec)"
   }()
 
   /// The folder for temporary files: `TMPDIR`, else `/tmp`.
