@@ -41,6 +41,7 @@
 #endif
 #include <pthread.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 /// Clock ids, indexed into a clock's epochs.
 #define MARBLES_CLOCK_IDS 32
@@ -156,16 +157,6 @@ static void read_epochs(marbles_virtual_clock *clock) {
   }
 }
 
-bool marbles_virtualizes_readings(void) {
-#if defined(MARBLES_TESTED_RUNTIME)
-  // The wrapper is the one the process calls when the C library's comes after it.
-  return dlsym(RTLD_NEXT, "clock_gettime") != 0 && dlsym(RTLD_DEFAULT, "clock_gettime") != 0 &&
-         dlsym(RTLD_DEFAULT, "clock_gettime") != dlsym(RTLD_NEXT, "clock_gettime");
-#else
-  return false;
-#endif
-}
-
 #elif defined(__APPLE__)
 
 static int64_t real_reading(clockid_t id) {
@@ -203,21 +194,12 @@ static void read_epochs(marbles_virtual_clock *clock) {
       &clock->mach_continuous_epoch, (int64_t)mach_continuous_time(), __ATOMIC_RELAXED);
 }
 
-bool marbles_virtualizes_readings(void) {
-#if defined(MARBLES_TESTED_RUNTIME)
-  return true;
-#else
-  return false;
-#endif
-}
-
 #else
 
 static int64_t real_reading(int id) { (void)id; return 0; }
 static bool is_virtual_id(int id) { (void)id; return false; }
 static int id_of_kind(marbles_clock_kind kind) { return (int)kind; }
 static void read_epochs(marbles_virtual_clock *clock) { (void)clock; }
-bool marbles_virtualizes_readings(void) { return false; }
 
 #endif
 
@@ -679,9 +661,19 @@ MARBLES_INTERPOSE(marbles_mach_continuous_time, mach_continuous_time);
 
 // MARK: The image
 
-const char *marbles_image_path(void) {
+bool marbles_image_identity(uint64_t identity[4]) {
   // NB: dladdr is in <dlfcn.h> on Darwin and, with _GNU_SOURCE, on Linux.
   Dl_info info;
-  if (dladdr((const void *)&marbles_image_path, &info) == 0 || !info.dli_fname) return 0;
-  return info.dli_fname;
+  if (dladdr((const void *)&marbles_image_identity, &info) == 0 || !info.dli_fname) return false;
+  struct stat status;
+  if (stat(info.dli_fname, &status) != 0) return false;
+  identity[0] = (uint64_t)status.st_dev;
+  identity[1] = (uint64_t)status.st_ino;
+  identity[2] = (uint64_t)status.st_size;
+#if defined(__APPLE__)
+  identity[3] = (uint64_t)status.st_mtimespec.tv_sec * 1000000000u + (uint64_t)status.st_mtimespec.tv_nsec;
+#else
+  identity[3] = (uint64_t)status.st_mtim.tv_sec * 1000000000u + (uint64_t)status.st_mtim.tv_nsec;
+#endif
+  return true;
 }

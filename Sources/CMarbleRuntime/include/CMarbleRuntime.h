@@ -135,13 +135,9 @@ typedef enum {
 /// The real reading of a standard clock, in nanoseconds, whatever this thread's scope.
 int64_t marbles_real_now(marbles_clock_kind kind);
 
-/// Whether clock readings can be made virtual in this process (the wrapper is the one the process
-/// calls: Linux, dynamically linked).
-bool marbles_virtualizes_readings(void);
-
-/// The path of the image (executable or test bundle) that holds MarbleTesting's C code, or NULL
-/// if it cannot be found.
-const char *_Nullable marbles_image_path(void);
+/// What names the image (executable or test bundle) that holds MarbleTesting's C code: its
+/// device, inode, size and modification time in nanoseconds; `false` if it cannot be found.
+bool marbles_image_identity(uint64_t identity[_Nonnull 4]);
 
 /// How many clock readings this thread has made through the wrapper, virtual or not: lets a test
 /// check that a reading reached it.

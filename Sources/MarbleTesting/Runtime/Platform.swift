@@ -106,16 +106,38 @@ package enum Platform {
   /// time of the image (a test bundle, an executable) that holds MarbleTesting. Every process
   /// of one test run shares it; a rebuild changes it.
   package static let buildIdentity: String = {
-    var status = stat()
-    guard let name = marbles_image_path(), stat(name, &status) == 0 else { return "unknown" }
-    #if canImport(Darwin)
-      let modified = status.st_mtimespec
-    #else
-      let modified = status.st_mtim
-    #endif
-    return
-      "\(status.st_dev):\(status.st_ino) \(status.st_size) \(modified.tv_sec).\(modified.tv_nsec)"
+    var identity: [UInt64] = [0, 0, 0, 0]
+    guard marbles_image_identity(&identity) else { return "unknown" }
+    return identity.map { String($0) }.joined(separator: " ")
   }()
+
+  /// Whether a standard reading of time in this process reaches Marbles' clock wrapper — the one
+  /// thing that makes `Date()` and `ContinuousClock.now` virtual. Asked of the process itself:
+  /// the standard library reads a clock, and the wrapper counts what it answers. On Linux the
+  /// wrapper is the process's `clock_gettime` where the executable is linked dynamically; on Apple
+  /// platforms (written for, not run here) `DYLD_INTERPOSE` reaches only the images loaded at
+  /// launch — not a test bundle that `xctest` loads later.
+  static var readingsReachTheClockWrapper: Bool {
+    let before = marbles_thread_reading_count()
+    _ = ContinuousClock.now
+    return marbles_thread_reading_count() != before
+  }
+
+  /// Whether the Swift concurrency runtime running this process is one Marbles' runtime code was
+  /// tested against. On Linux the runtime is the toolchain's, which the manifest's
+  /// `MARBLES_TESTED_RUNTIME` already names. On Apple platforms (written for, not run here) it is
+  /// the OS's, whatever the toolchain: the releases that ship Swift 6.3's runtime (26.4) — an
+  /// assumption no Apple machine has checked.
+  static var runsTheTestedRuntime: Bool {
+    #if canImport(Darwin)
+      if #available(macOS 26.4, iOS 26.4, tvOS 26.4, watchOS 26.4, visionOS 26.4, *) {
+        return true
+      }
+      return false
+    #else
+      return true
+    #endif
+  }
 
   /// The folder for temporary files: `TMPDIR`, else `/tmp`.
   package static var temporaryFolder: String {

@@ -21,8 +21,9 @@ import Synchronization
 /// main executor until it suspends; the runtime's isolation checks accept both on the main thread.
 ///
 /// Everything here is compiled only for the toolchains Marbles was tested on
-/// (`MARBLES_TESTED_RUNTIME`, set by the manifest for Swift 6.3); elsewhere schedulers drive
-/// signals and `scheduler.task`s only, and say so once (``untestedToolchainNotice``).
+/// (`MARBLES_TESTED_RUNTIME`, set by the manifest for Swift 6.3), and runs only on the runtimes
+/// they ship (``isAvailable``); elsewhere schedulers drive signals and `scheduler.task`s only, and
+/// say so once (``untestedToolchainNotice``).
 package enum RuntimeHooks {
   private struct State {
     /// How many schedulers that drive tasks are alive.
@@ -53,23 +54,49 @@ package enum RuntimeHooks {
     }
   #endif
 
+  /// Whether Marbles' runtime code runs in this process: compiled for a toolchain it was tested
+  /// on (`MARBLES_TESTED_RUNTIME`), and — on Apple platforms, where the concurrency runtime is the
+  /// OS's — running on an OS whose runtime is that toolchain's (``Platform/runsTheTestedRuntime``).
+  package static let isAvailable: Bool = {
+    #if MARBLES_TESTED_RUNTIME
+      Platform.runsTheTestedRuntime
+    #else
+      false
+    #endif
+  }()
+
+  /// Whether standard readings of time can be virtual in this process
+  /// (``Platform/readingsReachTheClockWrapper``), asked once.
+  package static let readingsCanBeVirtual: Bool =
+    isAvailable && Platform.readingsReachTheClockWrapper
+
   /// A world opens: installs the hooks unless they are in place, saving the ones they replace.
+  /// Where the runtime code cannot run, or readings of time cannot be virtual, the first world
+  /// says so instead, once per process.
   static func worldOpens() {
     #if MARBLES_TESTED_RUNTIME
-      DefaultExecutor.install()
-      VirtualDispatch.install()
-      state.withLock { state in
-        state.schedulers += 1
-        if state.schedulers == 1 { installMainExecutorHook() }
-        installIfReplaced(&state)
+      if isAvailable {
+        DefaultExecutor.install()
+        VirtualDispatch.install()
+        state.withLock { state in
+          state.schedulers += 1
+          if state.schedulers == 1 { installMainExecutorHook() }
+          installIfReplaced(&state)
+        }
+        if !readingsCanBeVirtual { sayOnce(realReadingsNotice) }
+        return
       }
-    #else
-      let isFirst = state.withLock { state in
-        defer { state.hasSaidToolchain = true }
-        return !state.hasSaidToolchain
-      }
-      if isFirst { Platform.printError(untestedToolchainNotice + "\n") }
     #endif
+    sayOnce(untestedToolchainNotice)
+  }
+
+  /// Prints `notice` unless this process has printed a notice of Marbles' before.
+  private static func sayOnce(_ notice: String) {
+    let isFirst = state.withLock { state in
+      defer { state.hasSaidToolchain = true }
+      return !state.hasSaidToolchain
+    }
+    if isFirst { Platform.printError(notice + "\n") }
   }
 
   /// A scheduler joins an open world: the global hook is checked again, since another library
@@ -77,6 +104,7 @@ package enum RuntimeHooks {
   /// whatever hook is there when it ends).
   static func schedulerJoins() {
     #if MARBLES_TESTED_RUNTIME
+      guard isAvailable else { return }
       state.withLock { state in
         guard state.schedulers > 0 else { return }
         installIfReplaced(&state)
@@ -129,6 +157,7 @@ package enum RuntimeHooks {
   /// A world closes: after the last, puts back the hooks Marbles found.
   static func worldCloses() {
     #if MARBLES_TESTED_RUNTIME
+      guard isAvailable else { return }
       state.withLock { state in
         state.schedulers -= 1
         guard state.schedulers == 0 else { return }
@@ -169,11 +198,21 @@ package enum RuntimeHooks {
     #endif
   }
 
-  /// What a scheduler says once per process on a toolchain Marbles was not tested on.
+  /// What a scheduler says once per process where the concurrency runtime is not one Marbles was
+  /// tested on.
   static let untestedToolchainNotice =
-    "Marbles: this toolchain is not one Marbles' runtime hooks were tested on (Swift 6.3), so they "
+    "Marbles: this process's Swift concurrency runtime is not one Marbles' runtime hooks were "
+    + "tested on (Swift 6.3's; on Apple platforms, the OS's from the 26.4 releases on), so they "
     + "are left out: schedulers drive signals, scheduler.clock and scheduler.task, but not the "
     + "other tasks a test starts, and standard sleeps and readings of time stay real."
+
+  /// What a scheduler says once per process where readings of time cannot be virtual.
+  static let realReadingsNotice =
+    "Marbles: readings of time in this process stay real — Date(), ContinuousClock.now, "
+    + "DispatchTime.now() — because they do not reach Marbles' clock wrapper (on Apple platforms, "
+    + "dyld interposing reaches only the images loaded at launch, not a test bundle xctest loads; "
+    + "on Linux, a statically linked executable). Standard sleeps and the tasks a test starts are "
+    + "still driven; give code that reads the time scheduler.clock."
 
   #if MARBLES_TESTED_RUNTIME
     typealias MarblesGlobalHook = MarblesEnqueueGlobalHook
