@@ -111,11 +111,13 @@ clean:
 explore-every:
 	scripts/explore-every.sh
 
-## Release-build benchmarks in the separate Benchmarks/ package (the root keeps zero dependencies).
+## Release-build benchmarks in the separate Benchmarks/ package (the root keeps zero dependencies),
+## then phase k, the root package's ExplorationBenchmark (it uses MarbleTesting's package interface).
 bench:
 	rm -f $(STALE_PLANS)
 	$(SWIFT) build -c release --package-path Benchmarks
 	BENCH_FILTER="$(FILTER)" $(SWIFT) run -c release --package-path Benchmarks MarblesBenchmarks
+	@case "$(FILTER)" in ""|*k.*) $(SWIFT) run -c release ExplorationBenchmark ;; esac
 
 ## The main job: every fixture from the command line — each table, PASS/FAIL, a summary.
 demo:

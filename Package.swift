@@ -95,6 +95,11 @@ let package = Package(
     .target(
       name: "RaceBugs", dependencies: ["MarbleTesting"], path: "Tests/RaceBugs",
       swiftSettings: swiftSettings),
+    // Phase k of `make bench` (exploring schedules): an executable of this package, because the
+    // exploration machinery is MarbleTesting's `package` interface. Not a product.
+    .executableTarget(
+      name: "ExplorationBenchmark", dependencies: ["MarbleTesting", "RaceBugs"],
+      path: "Tests/ExplorationBenchmark", swiftSettings: swiftSettings + testedRuntime),
     .testTarget(
       name: "MarblesTests",
       dependencies: [

@@ -1,4 +1,4 @@
-@_spi(Exploration) import MarbleTesting
+import MarbleTesting
 import Synchronization
 import Testing
 

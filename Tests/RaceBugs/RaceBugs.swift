@@ -3,8 +3,8 @@ import Synchronization
 
 /// Ten small, realistic bugs that pass in Marbles' usual first-in-first-out order of same-tick
 /// work and fail in another: the power suite of exploring schedules. The tests
-/// (`ScheduleExplorationTests`, `RaceBugsTests`) and benchmark phase k (through a symbolic link in
-/// `Benchmarks/Sources/MarblesBenchmarks/`) run the same programs. Each program makes its own
+/// (`ScheduleExplorationTests`, `RaceBugsTests`) and benchmark phase k (`ExplorationBenchmark`) run
+/// the same programs. Each program makes its own
 /// scheduler, runs the app code on it, and returns whether the app behaved.
 public enum RaceBugs {
   /// One bug: its name, the fewest departures from FIFO that make it fail, and its program.

@@ -279,9 +279,9 @@ if isSelected("i.") { await SideBySide.run() }
 // children awaited in a task group.
 if isSelected("l. ") { await WorldPhase.run() }
 
-// Phase k: exploring schedules — schedules to find four bugs per strategy over 20 seeds, and the
-// cost of a schedule against a plain run.
-if isSelected("k.") { await Schedules.phase() }
+// Phase k (exploring schedules) is the root package's ExplorationBenchmark executable, which
+// `make bench` runs after this one: the exploration machinery is MarbleTesting's `package`
+// interface, out of this package's reach.
 
 print(String(repeating: "-", count: 86))
 if let peak = Harness.peakMemoryKiB() {

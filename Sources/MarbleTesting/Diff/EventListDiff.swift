@@ -1,4 +1,4 @@
-public import Signals
+package import Signals
 
 /// The first difference between an expected and an actual list of recorded events, said in words.
 ///
@@ -9,10 +9,10 @@ public import Signals
 /// EventListDiff(expected: [.next(4, "b")], actual: [.next(5, "b")])?.summary
 /// // "expected next(\"b\") at tick 4, got nothing; next(\"b\") came at tick 5"
 /// ```
-public struct EventListDiff<Value: Equatable, Failure: Error & Equatable>: Sendable, Equatable
+package struct EventListDiff<Value: Equatable, Failure: Error & Equatable>: Sendable, Equatable
 where Value: Sendable {
   /// What the first difference is.
-  public enum Kind: Sendable, Equatable {
+  package enum Kind: Sendable, Equatable {
     /// At the same tick, `actual` came instead of `expected`.
     case different(expected: Event<Value, Failure>, actual: Event<Value, Failure>)
     /// `expected` did not come at its tick; `cameAt` is a tick it came at instead, if any.
@@ -22,17 +22,17 @@ where Value: Sendable {
   }
 
   /// The tick of the first difference.
-  public let tick: Int
+  package let tick: Int
   /// What the first difference is.
-  public let kind: Kind
+  package let kind: Kind
   /// The difference in one sentence, in ticks.
-  public var summary: String { summary(unit: "tick") }
+  package var summary: String { summary(unit: "tick") }
 
   /// The difference in one sentence, with times in `unit` ("tick", or "frame" under a marble).
   ///
   /// - Parameter unit: The word for one unit of time.
   /// - Returns: The sentence.
-  public func summary(unit: String) -> String {
+  package func summary(unit: String) -> String {
     // Each event's text is bounded: a value may describe itself at any length.
     func text(_ event: Event<Value, Failure>) -> String { MessageBounds.valueText("\(event)") }
     switch kind {
@@ -52,7 +52,7 @@ where Value: Sendable {
   /// - Parameters:
   ///   - expected: What should have happened.
   ///   - actual: What happened.
-  public init?(
+  package init?(
     expected: [Recorded<Event<Value, Failure>>], actual: [Recorded<Event<Value, Failure>>]
   ) {
     guard expected != actual else { return nil }
@@ -81,16 +81,16 @@ where Value: Sendable {
 }
 
 /// The first difference between expected and actual subscription logs, said in words.
-public struct SubscriptionListDiff: Sendable, Equatable {
+package struct SubscriptionListDiff: Sendable, Equatable {
   /// The difference in one sentence.
-  public let summary: String
+  package let summary: String
 
   /// Compares two subscription logs; `nil` when they are equal.
   ///
   /// - Parameters:
   ///   - expected: The subscriptions that should have happened.
   ///   - actual: The subscriptions that happened.
-  public init?(expected: [Subscription], actual: [Subscription]) {
+  package init?(expected: [Subscription], actual: [Subscription]) {
     guard expected != actual else { return nil }
     let index = firstDifference(expected, actual)
     let wanted: Subscription? = index < expected.count ? expected[index] : nil

@@ -1,4 +1,4 @@
-public import Signals
+package import Signals
 
 extension FailureMessage {
   /// The message for a higher-order signal whose inner signals differ from a marble of inner
@@ -33,7 +33,7 @@ extension FailureMessage {
   /// - Returns: The message, or `nil`.
   /// - Throws: ``MarbleSyntaxError`` for a marble that cannot be read; one in an inner marble names
   ///   its key.
-  public static func higherOrderMarbles<
+  package static func higherOrderMarbles<
     Value: Equatable & Sendable, Failure: Error & Equatable, Key: MarbleValueKey
   >(
     expectedMarble: String, inner: [Character: String],

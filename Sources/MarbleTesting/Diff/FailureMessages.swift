@@ -1,8 +1,8 @@
-public import Signals
+package import Signals
 
 /// The full texts the `Marbles` assertions report, built here so that they can be tested without a
 /// test framework.
-public enum FailureMessage {
+package enum FailureMessage {
   /// The message for event lists that differ, or `nil` when they are equal.
   ///
   ///     recorded events differ at tick 4
@@ -14,7 +14,7 @@ public enum FailureMessage {
   ///   - expected: What should have happened.
   ///   - actual: What happened.
   /// - Returns: The message, or `nil`.
-  public static func events<Value: Equatable & Sendable, Failure: Error & Equatable>(
+  package static func events<Value: Equatable & Sendable, Failure: Error & Equatable>(
     expected: [Recorded<Event<Value, Failure>>], actual: [Recorded<Event<Value, Failure>>]
   ) -> String? {
     guard let diff = EventListDiff(expected: expected, actual: actual) else { return nil }
@@ -33,7 +33,7 @@ public enum FailureMessage {
   ///   - expected: The subscriptions that should have happened.
   ///   - actual: The subscriptions that happened.
   /// - Returns: The message, or `nil`.
-  public static func subscriptions(expected: [Subscription], actual: [Subscription]) -> String? {
+  package static func subscriptions(expected: [Subscription], actual: [Subscription]) -> String? {
     guard let diff = SubscriptionListDiff(expected: expected, actual: actual) else { return nil }
     let index = firstDifference(expected, actual)
     return """
@@ -63,7 +63,7 @@ extension FailureMessage {
   ///   - values: What the marble's value characters stand for.
   ///   - tick: The length of one frame.
   /// - Returns: The message, or `nil`.
-  public static func marbles<Value: Equatable & Sendable, Failure: Error & Equatable>(
+  package static func marbles<Value: Equatable & Sendable, Failure: Error & Equatable>(
     expectedMarble: String,
     expected: [Recorded<Event<Value, Failure>>], actual: [Recorded<Event<Value, Failure>>],
     values: [Character: Value], tick: Duration = .milliseconds(1)
@@ -169,7 +169,7 @@ extension FailureMessage {
   ///   - actual: The subscriptions the signal saw.
   ///   - tick: The length of one frame.
   /// - Returns: The message, or `nil`.
-  public static func subscriptionMarbles(
+  package static func subscriptionMarbles(
     expectedMarbles: [String], expected: [Subscription], actual: [Subscription],
     tick: Duration = .milliseconds(1)
   ) -> String? {

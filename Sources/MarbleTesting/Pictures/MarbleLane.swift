@@ -1,13 +1,13 @@
-public import Signals
+package import Signals
 
 /// One row of a marble picture: a timeline with the events (or subscriptions) on it.
 ///
 /// Lanes are what ``MarblePicture`` draws; build them from recorded events with
 /// ``init(title:role:events:describe:)`` or from subscription logs with
 /// ``init(title:role:subscriptions:)``, or let `Marble.svg(…)` and `TableReport.svg()` build them.
-public struct MarbleLane: Sendable, Equatable {
+package struct MarbleLane: Sendable, Equatable {
   /// What a lane shows, which sets how it is drawn.
-  public enum Role: Sendable, Equatable {
+  package enum Role: Sendable, Equatable {
     /// A source's events.
     case source
     /// What a subscriber must receive (drawn with a dashed timeline).
@@ -21,7 +21,7 @@ public struct MarbleLane: Sendable, Equatable {
   }
 
   /// One mark on a lane.
-  public enum Mark: Sendable, Equatable {
+  package enum Mark: Sendable, Equatable {
     /// A value, with the text it is drawn with (its marble character, or its description).
     case value(String)
     /// Completion: a bar.
@@ -31,31 +31,31 @@ public struct MarbleLane: Sendable, Equatable {
   }
 
   /// A mark at a frame.
-  public struct Item: Sendable, Equatable {
+  package struct Item: Sendable, Equatable {
     /// The frame (tick) it happens at.
-    public var frame: Int
+    package var frame: Int
     /// What happens.
-    public var mark: Mark
+    package var mark: Mark
 
     /// Creates an event.
     ///
     /// - Parameters:
     ///   - frame: The frame.
     ///   - mark: What happens.
-    public init(frame: Int, mark: Mark) {
+    package init(frame: Int, mark: Mark) {
       self.frame = frame
       self.mark = mark
     }
   }
 
   /// The label at the lane's left.
-  public var title: String
+  package var title: String
   /// What the lane shows.
-  public var role: Role
+  package var role: Role
   /// Its marks, in order.
-  public var items: [Item]
+  package var items: [Item]
   /// Its subscriptions, for a ``Role/subscriptions`` lane.
-  public var subscriptions: [Subscription]
+  package var subscriptions: [Subscription]
 
   /// Creates a lane.
   ///
@@ -64,7 +64,7 @@ public struct MarbleLane: Sendable, Equatable {
   ///   - role: What the lane shows.
   ///   - items: Its marks, in order.
   ///   - subscriptions: Its subscriptions, for a subscriptions lane.
-  public init(title: String, role: Role, items: [Item] = [], subscriptions: [Subscription] = []) {
+  package init(title: String, role: Role, items: [Item] = [], subscriptions: [Subscription] = []) {
     self.title = title
     self.role = role
     self.items = items
@@ -78,7 +78,7 @@ public struct MarbleLane: Sendable, Equatable {
   ///   - role: What the lane shows.
   ///   - events: The events.
   ///   - describe: The text a value is drawn with; by default its description.
-  public init<Value, Failure: Error>(
+  package init<Value, Failure: Error>(
     title: String, role: Role, events: [Recorded<Event<Value, Failure>>],
     describe: (Value) -> String = { "\($0)" }
   ) {
@@ -101,7 +101,7 @@ public struct MarbleLane: Sendable, Equatable {
   ///   - title: The label at the lane's left.
   ///   - role: ``Role/subscriptions``, or another role to draw them differently.
   ///   - subscriptions: The subscriptions.
-  public init(title: String, role: Role = .subscriptions, subscriptions: [Subscription]) {
+  package init(title: String, role: Role = .subscriptions, subscriptions: [Subscription]) {
     self.init(title: title, role: role, items: [], subscriptions: subscriptions)
   }
 }

@@ -1,13 +1,5 @@
 /// A marble diagram drawn as a standalone SVG 1.1 document: one horizontal lane per row on a shared
-/// time axis.
-///
-/// ```swift
-/// let picture = MarblePicture(lanes: [
-///   MarbleLane(title: "expected", role: .expected, events: expected),
-///   MarbleLane(title: "actual", role: .actual, events: actual),
-/// ], firstDifference: 4)
-/// try picture.svg().write(to: …)
-/// ```
+/// time axis. A table run's ``TableReport/picture`` is one; ``svg(standalone:)`` renders it.
 ///
 /// - Values are labelled circles. A value's colour comes from its text, so equal values match
 ///   across lanes; the text is always drawn in the circle (and in full in a tooltip), so the picture
@@ -25,13 +17,13 @@
 /// escaped.
 public struct MarblePicture: Sendable, Equatable {
   /// The rows, top to bottom.
-  public var lanes: [MarbleLane]
+  package var lanes: [MarbleLane]
   /// A title over the picture, if any.
-  public var title: String?
+  public package(set) var title: String?
   /// The frame of the first difference between expected and actual lanes, marked in red.
-  public var firstDifference: Int?
+  public package(set) var firstDifference: Int?
   /// Lines of text under the picture (a legend, notes).
-  public var notes: [String]
+  public package(set) var notes: [String]
 
   /// Creates a picture.
   ///
@@ -40,7 +32,7 @@ public struct MarblePicture: Sendable, Equatable {
   ///   - title: A title over the picture.
   ///   - firstDifference: The frame to mark as the first difference.
   ///   - notes: Lines of text under the picture.
-  public init(
+  package init(
     lanes: [MarbleLane], title: String? = nil, firstDifference: Int? = nil, notes: [String] = []
   ) {
     self.lanes = lanes

@@ -1,5 +1,5 @@
 import Dispatch
-@_spi(Exploration) import MarbleTesting
+import MarbleTesting
 import Marbles
 import RaceBugs
 import Synchronization

@@ -3,7 +3,7 @@
 /// departure after its first, at the choice points of the run it made, and so on. The exploration
 /// runs the first two levels when they fit in its count; the shrinking, every level below the
 /// failing schedule's departures, within a budget of runs.
-@_spi(Exploration) public struct BoundedExhaustive: Sendable {
+package struct BoundedExhaustive: Sendable {
   /// The schedules one departure more than `departures`: every other pick at every choice point
   /// after their last one (anywhere, for none), from the choices of the run `departures` made.
   static func extensions(

@@ -3,7 +3,7 @@
 /// and at `depth − 1` random choice points the running task's priority drops below every other.
 /// A bug that needs `depth` ordering constraints is found with probability at least
 /// 1/(n·k^(depth−1)) per schedule, for n tasks and k choice points.
-@_spi(Exploration) public struct PCTStrategy: ScheduleStrategy {
+package struct PCTStrategy: ScheduleStrategy {
   private var random: ScheduleRandom
   /// Priorities by task (jobs that are no task's share key 0).
   private var priorities: [UInt64: Int] = [:]
@@ -16,7 +16,7 @@
   ///   - depth: The number of ordering constraints to aim for (1 to 3 in the portfolio).
   ///   - length: About how many choice points a schedule of the test has (schedule 0's count).
   ///   - seed: The seed.
-  @_spi(Exploration) public init(depth: Int, length: Int, seed: UInt64) {
+  package init(depth: Int, length: Int, seed: UInt64) {
     var random = ScheduleRandom(seed: seed)
     let points = max(1, length)
     changePoints = (0..<max(0, depth - 1)).map { _ in Int.random(in: 0..<points, using: &random) }
@@ -24,7 +24,7 @@
     self.random = random
   }
 
-  @_spi(Exploration) public mutating func choose(among candidates: [ScheduleCandidate]) -> Int {
+  package mutating func choose(among candidates: [ScheduleCandidate]) -> Int {
     defer { choice += 1 }
     var best = 0
     var bestPriority = Int.min

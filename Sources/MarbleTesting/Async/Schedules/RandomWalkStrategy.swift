@@ -1,13 +1,13 @@
 /// Each choice uniformly at random among what is ready: close to PCT on most bugs (SCTBench),
 /// and the best at bugs that need many small departures.
-@_spi(Exploration) public struct RandomWalkStrategy: ScheduleStrategy {
+package struct RandomWalkStrategy: ScheduleStrategy {
   private var random: ScheduleRandom
 
-  @_spi(Exploration) public init(seed: UInt64) {
+  package init(seed: UInt64) {
     random = ScheduleRandom(seed: seed)
   }
 
-  @_spi(Exploration) public mutating func choose(among candidates: [ScheduleCandidate]) -> Int {
+  package mutating func choose(among candidates: [ScheduleCandidate]) -> Int {
     Int.random(in: 0..<candidates.count, using: &random)
   }
 }

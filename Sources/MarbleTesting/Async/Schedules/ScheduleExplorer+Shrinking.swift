@@ -8,22 +8,22 @@
 /// then drops them one at a time while the run still fails.
 extension ScheduleExplorer {
   /// How many runs the search for the fewest departures may take in all.
-  @_spi(Exploration) public static let fewestDeparturesBudget = 10_000
+  package static let fewestDeparturesBudget = 10_000
 
   /// What a search for the fewest departures found.
-  @_spi(Exploration) public struct DepartureSearch: Sendable {
+  package struct DepartureSearch: Sendable {
     /// A failing schedule with as few departures as any (none with fewer fails), if one was found.
-    @_spi(Exploration) public var failing: ScheduleToken?
+    package var failing: ScheduleToken?
     /// Every schedule with fewer departures than this was run and passed: the levels searched
     /// whole. `Int.max` when the levels ran out: every schedule of the test was run.
-    @_spi(Exploration) public var passingBelow: Int
+    package var passingBelow: Int
   }
 
   /// Every schedule one departure from FIFO — at every choice point, every other pick — then
   /// every one two departures away (the second after the first, in the run the first makes), and
   /// so on up to `limit` departures, until one fails, the runs reach `budget`, or there are no
   /// more schedules.
-  @_spi(Exploration) public static func fewestDepartures(
+  package static func fewestDepartures(
     upTo limit: Int = .max, budget: Int = fewestDeparturesBudget,
     _ run: (ScheduleRun) async -> Bool
   ) async -> DepartureSearch {

@@ -4,37 +4,37 @@
 /// random walk, PCT depth 1, 2 and 3 in turn, each from a seed derived from the exploration's —
 /// until one fails; then shrinks the failing choices towards FIFO (the fewest departures that
 /// still fail: `ScheduleExplorer+Shrinking.swift`). A replay runs one token's choices once.
-@_spi(Exploration) public enum ScheduleExplorer {
+package enum ScheduleExplorer {
   /// What an exploration found.
-  @_spi(Exploration) public struct Outcome: Sendable {
+  package struct Outcome: Sendable {
     /// How many schedules ran (not counting the shrinking's runs).
-    @_spi(Exploration) public var schedulesRun: Int
+    package var schedulesRun: Int
     /// The most choice points one schedule had.
-    @_spi(Exploration) public var choicePoints: Int
+    package var choicePoints: Int
     /// The seed the schedules came from.
-    @_spi(Exploration) public var seed: UInt64
+    package var seed: UInt64
     /// The schedule that failed, if one did.
-    @_spi(Exploration) public var failure: Failure?
+    package var failure: Failure?
     /// For a replay: where its choices stopped matching the run, if they did.
-    @_spi(Exploration) public var divergence: Int? = nil
+    package var divergence: Int? = nil
     /// Whether the schedules run were every schedule within two departures from FIFO.
-    @_spi(Exploration) public var isExhaustive = false
+    package var isExhaustive = false
   }
 
   /// A schedule that failed.
-  @_spi(Exploration) public struct Failure: Sendable {
+  package struct Failure: Sendable {
     /// Its number: 0 is FIFO.
-    @_spi(Exploration) public var schedule: Int
+    package var schedule: Int
     /// The strategy that made it ("FIFO", "random walk", "PCT depth 2", "replay").
-    @_spi(Exploration) public var strategy: String
+    package var strategy: String
     /// Its choices, shrunk: run them again with a ``ReplayStrategy``.
-    @_spi(Exploration) public var token: ScheduleToken
+    package var token: ScheduleToken
     /// Where a replay's choices stopped matching the run, if they did.
-    @_spi(Exploration) public var divergence: Int?
+    package var divergence: Int?
   }
 
   /// The strategy of schedule `number` (1 or more) of an exploration from `seed`, and its name.
-  @_spi(Exploration) public static func strategy(
+  package static func strategy(
     forSchedule number: Int, seed: UInt64, length: Int
   ) -> (strategy: any ScheduleStrategy, name: String) {
     var mixer = ScheduleRandom(seed: seed ^ (UInt64(number) &* 0x9E37_79B9_7F4A_7C15))
@@ -49,7 +49,7 @@
   /// Runs `run` — the test's body under the run it is given, `true` when it passed — once per
   /// schedule, up to `count`, stopping at the first failure; or, with `replay`, once under its
   /// choices.
-  @_spi(Exploration) public static func explore(
+  package static func explore(
     count: Int, seed: UInt64, replay: ScheduleToken? = nil,
     _ run: (ScheduleRun) async -> Bool
   ) async -> Outcome {

@@ -1,11 +1,11 @@
 /// The lanes of a schedule, drawn by the Pictures room: one lane per task, one column (frame) per
 /// job in the order they ran, the departures from FIFO marked `*` — as text in the report, and as
 /// an SVG picture attached to the test.
-@_spi(Exploration) public enum ScheduleReport {
+package enum ScheduleReport {
   /// The lanes of `steps` as text, with the job numbers and the ticks above; tasks in creation
   /// order, named by `names` or "task 1", "task 2"…, jobs that are no task's (an actor's) on a row
   /// of their own. At most `limit` columns: the ones up to the last departure, and a few after it.
-  @_spi(Exploration) public static func lanes(
+  package static func lanes(
     _ steps: [ScheduleRun.Step], names: [UInt64: String], limit: Int = 48
   ) -> String {
     guard !steps.isEmpty else { return "  (no job ran)" }
@@ -32,7 +32,7 @@
 
   /// The same lanes as a picture: one lane per task, each job a mark at its column (frame = the
   /// job's place in the order they ran), `*` for a departure.
-  @_spi(Exploration) public static func picture(
+  package static func picture(
     _ steps: [ScheduleRun.Step], names: [UInt64: String]
   ) -> MarblePicture {
     MarblePicture(

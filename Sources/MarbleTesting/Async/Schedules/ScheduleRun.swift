@@ -10,13 +10,13 @@ import Synchronization
 /// bound for the main actor against them; jobs bound for the main actor keep their order among
 /// themselves (a serial executor's queue), and a choice is counted only where two or more jobs
 /// may go first.
-@_spi(Exploration) public final class ScheduleRun: Sendable {
+package final class ScheduleRun: Sendable {
   /// One choice: how many jobs could go first, and which one did (0 is FIFO's).
-  @_spi(Exploration) public struct Choice: Sendable, Equatable {
-    @_spi(Exploration) public var count: Int
-    @_spi(Exploration) public var chosen: Int
+  package struct Choice: Sendable, Equatable {
+    package var count: Int
+    package var chosen: Int
 
-    @_spi(Exploration) public init(count: Int, chosen: Int) {
+    package init(count: Int, chosen: Int) {
       self.count = count
       self.chosen = chosen
     }
@@ -24,10 +24,10 @@ import Synchronization
 
   /// One job that ran: its task (`nil` for an actor's job), the tick, and whether it went first
   /// against FIFO's pick.
-  @_spi(Exploration) public struct Step: Sendable, Equatable {
-    @_spi(Exploration) public var task: UInt64?
-    @_spi(Exploration) public var tick: Int
-    @_spi(Exploration) public var isDeparture: Bool
+  package struct Step: Sendable, Equatable {
+    package var task: UInt64?
+    package var tick: Int
+    package var isDeparture: Bool
   }
 
   private struct State {
@@ -42,7 +42,7 @@ import Synchronization
   private let state: Locked<State>
 
   /// The run the schedulers made here belong to, if any.
-  @TaskLocal @_spi(Exploration) public static var current: ScheduleRun?
+  @TaskLocal package static var current: ScheduleRun?
 
   /// The run a scheduler made here follows: the current one, else — when the environment
   /// variable `MARBLES_EXPLORE_EVERY_SCHEDULER` holds a seed, to see which tests of a suite
@@ -60,7 +60,7 @@ import Synchronization
   ).flatMap { UInt64($0) }
   private static let nextScheduler = Atomic<Int>(0)
 
-  @_spi(Exploration) public init(_ strategy: any ScheduleStrategy) {
+  package init(_ strategy: any ScheduleStrategy) {
     state = Locked(State(strategy: strategy))
   }
 
@@ -96,49 +96,49 @@ import Synchronization
   }
 
   /// What driven work did outside virtual time during the run, which no schedule orders.
-  @_spi(Exploration) public var uncontrolled: [String] {
+  package var uncontrolled: [String] {
     state.withLock { $0.uncontrolled }
   }
 
   /// The names of the tasks that have one.
-  @_spi(Exploration) public var names: [UInt64: String] {
+  package var names: [UInt64: String] {
     state.withLock { $0.names }
   }
 
   /// The jobs that ran, in order.
-  @_spi(Exploration) public var steps: [Step] {
+  package var steps: [Step] {
     state.withLock { $0.steps }
   }
 
   /// The choices made so far.
-  @_spi(Exploration) public var choices: [Choice] {
+  package var choices: [Choice] {
     state.withLock { $0.choices }
   }
 
   /// Where a replay's recorded choices stopped matching the run, if they did.
-  @_spi(Exploration) public var divergence: Int? {
+  package var divergence: Int? {
     state.withLock { ($0.strategy as? ReplayStrategy)?.divergence }
   }
 
   /// The choices as a token a replay runs again.
-  @_spi(Exploration) public var token: ScheduleToken {
+  package var token: ScheduleToken {
     ScheduleToken(choices: choices)
   }
 }
 
 /// The choices of one schedule, as a text a test can hold: `mrb1-` then the number of choice
 /// points and each departure from FIFO as `point.chosen.count`, in base 36.
-@_spi(Exploration) public struct ScheduleToken: Sendable, Equatable, CustomStringConvertible {
+package struct ScheduleToken: Sendable, Equatable, CustomStringConvertible {
   /// A choice that was not FIFO's, at choice point `point`.
-  @_spi(Exploration) public struct Departure: Sendable, Equatable {
-    @_spi(Exploration) public var point: Int
-    @_spi(Exploration) public var choice: ScheduleRun.Choice
+  package struct Departure: Sendable, Equatable {
+    package var point: Int
+    package var choice: ScheduleRun.Choice
   }
 
-  @_spi(Exploration) public var choicePoints: Int
-  @_spi(Exploration) public var departures: [Departure]
+  package var choicePoints: Int
+  package var departures: [Departure]
 
-  @_spi(Exploration) public init(choices: [ScheduleRun.Choice]) {
+  package init(choices: [ScheduleRun.Choice]) {
     choicePoints = choices.count
     departures = choices.enumerated().compactMap { point, choice in
       choice.chosen == 0 ? nil : Departure(point: point, choice: choice)
@@ -146,7 +146,7 @@ import Synchronization
   }
 
   /// Reads a token written by ``description``; `nil` if `text` is not one.
-  @_spi(Exploration) public init?(_ text: String) {
+  package init?(_ text: String) {
     guard text.hasPrefix("mrb1-") else { return nil }
     let parts = text.dropFirst(5).split(separator: "-", omittingEmptySubsequences: false)
     guard let first = parts.first, let points = Int(first, radix: 36) else { return nil }
@@ -162,7 +162,7 @@ import Synchronization
     self.departures = departures
   }
 
-  @_spi(Exploration) public var description: String {
+  package var description: String {
     (["mrb1", String(choicePoints, radix: 36)]
       + departures.map {
         [$0.point, $0.choice.chosen, $0.choice.count].map { String($0, radix: 36) }

@@ -1,11 +1,11 @@
 /// One job a schedule may run next: whose it is, and where it runs.
-@_spi(Exploration) public struct ScheduleCandidate: Sendable, Equatable {
+package struct ScheduleCandidate: Sendable, Equatable {
   /// The job's task, or `nil` for a job that is not a task's (an actor's).
-  @_spi(Exploration) public var task: UInt64?
+  package var task: UInt64?
   /// Whether it runs on the main actor.
-  @_spi(Exploration) public var isMain: Bool
+  package var isMain: Bool
 
-  @_spi(Exploration) public init(task: UInt64?, isMain: Bool) {
+  package init(task: UInt64?, isMain: Bool) {
     self.task = task
     self.isMain = isMain
   }
@@ -16,7 +16,7 @@
 ///
 /// One method, one file per strategy (Shuttle's `Scheduler` is the model): ``FIFOStrategy``,
 /// ``RandomWalkStrategy``, ``PCTStrategy``, ``ReplayStrategy``.
-@_spi(Exploration) public protocol ScheduleStrategy: Sendable {
+package protocol ScheduleStrategy: Sendable {
   /// Picks one of `candidates` — two or more, in the order they became ready, so 0 is the FIFO
   /// pick — and returns its index.
   mutating func choose(among candidates: [ScheduleCandidate]) -> Int
@@ -24,14 +24,14 @@
 
 /// A small, fast, seedable generator (SplitMix64), so that a seed gives the same schedules on
 /// every platform and toolchain.
-@_spi(Exploration) public struct ScheduleRandom: RandomNumberGenerator, Sendable {
+package struct ScheduleRandom: RandomNumberGenerator, Sendable {
   private var state: UInt64
 
-  @_spi(Exploration) public init(seed: UInt64) {
+  package init(seed: UInt64) {
     state = seed
   }
 
-  @_spi(Exploration) public mutating func next() -> UInt64 {
+  package mutating func next() -> UInt64 {
     state &+= 0x9E37_79B9_7F4A_7C15
     var z = state
     z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

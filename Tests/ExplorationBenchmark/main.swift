@@ -1,9 +1,13 @@
+// Phase k of `make bench`: exploring schedules. Its own executable in the root package, because
+// the exploration machinery is MarbleTesting's `package` interface, which the Benchmarks package
+// (another package) cannot see. Run by `make bench` in a release build.
 import Dispatch
-@_spi(Exploration) import MarbleTesting
+import Foundation
+import MarbleTesting
+import RaceBugs
 
-/// Phase k: exploring schedules. For each of the ten race bugs of the tests (`RaceBugs.swift`, a
-/// symbolic link to the root's `Tests/RaceBugs/RaceBugs.swift`: the same programs) and each
-/// strategy, how many schedules it takes to find the bug, over 20 seeds; and what a schedule costs
+/// Phase k: exploring schedules. For each of the ten race bugs of the tests (the `RaceBugs`
+/// target: the same programs) and each strategy, how many schedules it takes to find the bug, over 20 seeds; and what a schedule costs
 /// against a plain run of the same test.
 enum Schedules {
   static let seeds: [UInt64] = (1...20).map { UInt64($0) &* 0x9E37_79B9_7F4A_7C15 }
@@ -113,3 +117,36 @@ enum Schedules {
       ).line)
   }
 }
+
+/// Medians and lines as the Benchmarks package's harness prints them.
+enum Harness {
+  static let repetitions = 5
+
+  struct Measurement {
+    var name: String
+    var seconds: Double
+    var items: Int
+    var baseline: Double? = nil
+
+    var line: String {
+      let perItem = seconds / Double(items) * 1e9
+      let ratio = baseline.map { String(format: "%8.2fx", seconds / $0) } ?? "        -"
+      return name.padding(toLength: 46, withPad: " ", startingAt: 0)
+        + String(format: "%9.4f s %10.1f ns/item", seconds, perItem) + ratio
+    }
+  }
+
+  /// The median of `repetitions` timings of `body`, in seconds.
+  static func median(_ body: () async -> Int) async -> Double {
+    var times: [Double] = []
+    for _ in 0..<repetitions {
+      let start = DispatchTime.now().uptimeNanoseconds
+      _ = await body()
+      times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    }
+    return times.sorted()[times.count / 2]
+  }
+}
+
+print("k. exploring schedules (ExplorationBenchmark, release build)")
+await Schedules.phase()

@@ -1,1 +1,0 @@
-../../../Tests/RaceBugs/RaceBugs.swift
