@@ -125,6 +125,12 @@ static inline int marbles_task_is_running(MarblesJobRef _Nonnull task) {
   return (marbles_task_status(task) & 0x800) != 0;
 }
 
+/// Whether a task has been cancelled (its status flag 0x100, set before its cancellation handlers
+/// run).
+static inline int marbles_task_is_cancelled(MarblesJobRef _Nonnull task) {
+  return (marbles_task_status(task) & 0x100) != 0;
+}
+
 /// What a suspended task waits for, from its innermost status record (a dependency record, which
 /// the runtime pushes as the task suspends): 1 another task (`*object` is that task), 2 a
 /// continuation, 3 its task group, 4 an executor it is enqueued on; 0 when the record is not a

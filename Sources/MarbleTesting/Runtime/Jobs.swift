@@ -31,6 +31,12 @@ enum Jobs {
     marbles_is_synchronous_start() != 0
   }
 
+  /// Whether `job` is a task's and that task has been cancelled.
+  static func isCancelledTask(_ job: UnownedJob) -> Bool {
+    let ref = unsafeBitCast(job, to: MarblesJobRef.self)
+    return marbles_job_is_task(ref) != 0 && marbles_task_is_cancelled(ref) != 0
+  }
+
   /// Cancels the task a job belongs to, if it is a task. The job must not have run yet.
   static func cancelTask(of job: UnownedJob) {
     let ref = unsafeBitCast(job, to: MarblesJobRef.self)

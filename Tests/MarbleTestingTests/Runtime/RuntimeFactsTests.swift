@@ -63,6 +63,22 @@ import Testing
       #expect(marks.value.withLock { $0 } == [true, false])
     }
 
+    @Test func aCancelledTasksStatusSaysSoBeforeItsHandlersRun() async {
+      let (before, inHandler) = await Task {
+        // NB: the handler runs on this task, where the current task is still this one.
+        let before = marbles_task_is_cancelled(Jobs.currentTask!) != 0
+        let inHandler = Mutex(false)
+        await withTaskCancellationHandler {
+          withUnsafeCurrentTask { $0?.cancel() }
+        } onCancel: {
+          inHandler.withLock { $0 = marbles_task_is_cancelled(Jobs.currentTask!) != 0 }
+        }
+        return (before, inHandler.withLock { $0 })
+      }.value
+      #expect(!before)
+      #expect(inHandler)
+    }
+
     @Test func theDefaultExecutorCanBeReplaced() {
       _ = TestScheduler()
       #expect(DefaultExecutor.isRouting)

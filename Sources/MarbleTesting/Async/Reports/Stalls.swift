@@ -31,8 +31,9 @@ extension TaskDriver {
     if let world, world.hasTaskRoot { return false }
     let drainsBegun = drains.load(ordering: .relaxed)
     let hasReadyJobs = readyJobCount > 0
+    let isDraining = isDraining
     return watch.withLock { watch in
-      guard watch.abandonment == nil, !watch.isDraining, hasReadyJobs || !watch.sleeps.isEmpty
+      guard watch.abandonment == nil, !isDraining, hasReadyJobs || !watch.sleeps.isEmpty
       else {
         watch.stalledSince = nil
         return false
@@ -69,7 +70,7 @@ extension TaskDriver {
     var sleeps: [any AbandonableSleep] = []
     let jobs = takeEveryReadyJob {
       let taken = watch.withLock { watch -> [any AbandonableSleep]? in
-        guard watch.abandonment == nil, evenWhileDraining || !watch.isDraining else { return nil }
+        guard watch.abandonment == nil, evenWhileDraining || !isDraining else { return nil }
         watch.abandonment = failure
         isAbandoned.store(true, ordering: .releasing)
         defer {

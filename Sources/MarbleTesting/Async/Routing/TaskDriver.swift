@@ -52,6 +52,12 @@ package final class TaskDriver: TaskExecutor {
   let watch = Locked(Watch())
   /// How many drains have begun: the watchdog sees progress when it changes.
   let drains = Atomic(0)
+  /// How many drains run now (nested ones count): read by the watchdog and by a give-up, which a
+  /// drain in progress prevents.
+  let drainDepth = Atomic(0)
+
+  /// Whether a drain runs now.
+  var isDraining: Bool { drainDepth.load(ordering: .sequentiallyConsistent) > 0 }
   /// Whether the driver has let its work go; read by the routing decision without a lock.
   let isAbandoned = Atomic(false)
   /// How many standard sleeps are pending: read without a lock by ``makeReady(_:on:)``.
@@ -89,7 +95,6 @@ package final class TaskDriver: TaskExecutor {
     /// When the watchdog first saw the driver's work waiting with no drain, and the drain count
     /// then.
     var stalledSince: (at: ContinuousClock.Instant, drains: Int)?
-    var isDraining = false
   }
 
   /// The schedule this driver's choices follow when a test explores schedules; FIFO without one.
@@ -139,7 +144,11 @@ package final class TaskDriver: TaskExecutor {
   /// Makes a job ready to run at the scheduler's next drain — or, once the driver has let its
   /// work go, sends it where it would have gone.
   func makeReady(_ job: UnownedJob, on target: Target) {
-    if standardSleepCount.load(ordering: .acquiring) > 0 { endStandardSleepEarly(of: job) }
+    // NB: only a cancelled task comes back before its sleep's tick; the status flag spares every
+    // other job the sleeps' lock.
+    if standardSleepCount.load(ordering: .acquiring) > 0, Jobs.isCancelledTask(job) {
+      endStandardSleepEarly(of: job)
+    }
     let isContinued = continuesTheRunningStep(job, on: target)
     let isAbandoned = ready.withLock { ready -> Bool in
       // NB: read under the ready lock, which a give-up holds while it sets the flag and empties
@@ -378,12 +387,11 @@ package final class TaskDriver: TaskExecutor {
 
   /// Marks a drain's start and end, which the watchdog counts as progress.
   func drain<Result>(_ body: () throws -> Result) rethrows -> Result {
+    // NB: atomics, not the watch's lock: a drain runs for every job the world's loop steps. The
+    // watchdog sees the new drain count, and forgets the stall it was timing.
     drains.add(1, ordering: .relaxed)
-    watch.withLock {
-      $0.isDraining = true
-      $0.stalledSince = nil
-    }
-    defer { watch.withLock { $0.isDraining = false } }
+    drainDepth.add(1, ordering: .sequentiallyConsistent)
+    defer { drainDepth.subtract(1, ordering: .sequentiallyConsistent) }
     return try withCurrentDriver(body)
   }
 
