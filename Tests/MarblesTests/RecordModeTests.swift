@@ -58,6 +58,39 @@ import Testing
     return recorder
   }
 
+  /// An exploration records from schedule 0 alone — the order a plain run has. Another
+  /// schedule's actual marble is a rare order's, and the failing schedule is re-run and shrunk in
+  /// rare orders too. (On 2026-11-28's `main`, MARBLES_RECORD=failed rewrote a correct "(ab)" to
+  /// a rare schedule's "(ba)".)
+  @Test func anExplorationRecordsNothingFromItsOtherSchedules() async {
+    let path: StaticString = "record-explored.swift"
+    write("assertMarbles(recorder, \"(ab)\")\n", to: path)
+    let messages = Mutex<[String]>([])
+    await SourceRecorder.$folder.withValue(folder) {
+      await withKnownIssue {
+        await withMarbleRecording(.failed) {
+          _ = await exploreSchedules(50, seed: 1) {
+            let scheduler = TestScheduler()
+            let subject = Subject<String, Never>()
+            let recorder = scheduler.record(subject)
+            scheduler.task { subject.sendNext("a") }
+            scheduler.task { subject.sendNext("b") }
+            scheduler.run()
+            assertMarbles(
+              recorder, "(ab)", fileID: "X/File.swift", filePath: path, line: 1, column: 14)
+          }
+        }
+      } matching: { issue in
+        messages.withLock { $0 += issue.comments.map(\.rawValue) }
+        return true
+      }
+    }
+    #expect(read(path) == "assertMarbles(recorder, \"(ab)\")\n")
+    #expect(messages.withLock { $0.count } == 1)
+    #expect(messages.withLock { $0.first?.contains("(ba)") } == true)
+    #expect(messages.withLock { $0.first?.contains("recorded") } == false)
+  }
+
   @Test func aFailingAssertMarblesIsRewrittenAndStillFails() throws {
     let path: StaticString = "record-assert-marbles.swift"
     write("func t() {\n  assertMarbles(recorder, \"-a|\")  // after\n}\n", to: path)

@@ -37,6 +37,24 @@ import Testing
     #expect(replay.failure?.divergence == nil)
   }
 
+  /// Shrinking has a budget of real time (each of its runs is a whole test): spent, it keeps the
+  /// failing schedule it has and says so. (On 2026-11-28's `main` it had only a budget of runs,
+  /// 10,000 whole tests.)
+  @Test func shrinkingStopsAtItsTimeBudgetAndSaysSo() async throws {
+    let bug = RaceBugs.named("lost wake-up")
+    let cut = await ScheduleExplorer.explore(count: 100, seed: 42, shrinkingBudget: .zero) {
+      schedule in await Self.run(schedule, bug.program)
+    }
+    let failure = try #require(cut.failure)
+    #expect(failure.isShrinkingCut)
+    #expect(failure.token.departures.count > bug.fewestDepartures)
+    let whole = await ScheduleExplorer.explore(count: 100, seed: 42) { schedule in
+      await Self.run(schedule, bug.program)
+    }
+    #expect(whole.failure?.isShrinkingCut == false)
+    #expect(whole.failure?.token.departures.count == bug.fewestDepartures)
+  }
+
   @Test(arguments: RaceBugs.names)
   func needsAsManyDeparturesAsItSays(_ name: String) async {
     let bug = RaceBugs.named(name)

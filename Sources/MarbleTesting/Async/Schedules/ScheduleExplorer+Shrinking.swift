@@ -5,10 +5,13 @@
 /// schedule can. Few tests have many choice points, so the levels stay small — a bug between two
 /// tasks that takes seven departures is found in about 180 runs — and a budget of runs bounds the
 /// rest; past it, the shrinking falls back to subsets of the failing schedule's own departures,
-/// then drops them one at a time while the run still fails.
+/// then drops them one at a time while the run still fails. A budget of real time bounds it all
+/// (each run is a whole test): past it, the shrinking keeps what it has and says so.
 extension ScheduleExplorer {
   /// How many runs the search for the fewest departures may take in all.
   package static let fewestDeparturesBudget = 10_000
+  /// How long, in real time, shrinking a failing schedule may take.
+  package static let shrinkingTimeBudget = Duration.seconds(20)
 
   /// What a search for the fewest departures found.
   package struct DepartureSearch: Sendable {
@@ -25,7 +28,7 @@ extension ScheduleExplorer {
   /// more schedules.
   package static func fewestDepartures(
     upTo limit: Int = .max, budget: Int = fewestDeparturesBudget,
-    _ run: (ScheduleRun) async -> Bool
+    until deadline: ContinuousClock.Instant? = nil, _ run: (ScheduleRun) async -> Bool
   ) async -> DepartureSearch {
     let fifo = ScheduleRun(FIFOStrategy())
     guard await run(fifo) else { return DepartureSearch(failing: fifo.token, passingBelow: 0) }
@@ -36,7 +39,9 @@ extension ScheduleExplorer {
       var next: [([ScheduleToken.Departure], [ScheduleRun.Choice])] = []
       for (departures, made) in level {
         for extended in BoundedExhaustive.extensions(of: departures, made: made) {
-          guard runs < budget else { return DepartureSearch(failing: nil, passingBelow: depth) }
+          guard runs < budget, !isPast(deadline) else {
+            return DepartureSearch(failing: nil, passingBelow: depth)
+          }
           runs += 1
           let schedule = ScheduleRun(BoundedExhaustive.strategy(extended))
           if await !run(schedule) {
@@ -63,17 +68,34 @@ extension ScheduleExplorer {
     }
   }
 
+  /// Whether real time is past `deadline`.
+  static func isPast(_ deadline: ContinuousClock.Instant?) -> Bool {
+    guard let deadline else { return false }
+    return RealTime.reading { ContinuousClock.now } >= deadline
+  }
+
   /// The failing `token` with as few departures from FIFO as still fail: every schedule with
-  /// fewer departures, level by level (``fewestDepartures(upTo:budget:_:)``); when that search
-  /// spends its budget, subsets of one, two, then three of the token's departures, then, from the
-  /// whole token, each departure dropped in turn and kept out when the run still fails, until no
-  /// single one can go.
-  static func shrink(_ token: ScheduleToken, _ run: (ScheduleRun) async -> Bool) async
-    -> ScheduleToken
-  {
+  /// fewer departures, level by level (``fewestDepartures(upTo:budget:until:_:)``); when that
+  /// search spends its budget, subsets of one, two, then three of the token's departures, then,
+  /// from the whole token, each departure dropped in turn and kept out when the run still fails,
+  /// until no single one can go — all within `budget` of real time.
+  ///
+  /// - Returns: The shrunk token, and whether the time budget cut the shrinking short.
+  static func shrink(
+    _ token: ScheduleToken, within budget: Duration, _ run: (ScheduleRun) async -> Bool
+  ) async -> (token: ScheduleToken, isCut: Bool) {
+    let deadline = RealTime.reading { ContinuousClock.now } + budget
+    let shrunk = await shrink(token, until: deadline, run)
+    return (shrunk, isPast(deadline) && shrunk.departures.count > 1)
+  }
+
+  private static func shrink(
+    _ token: ScheduleToken, until deadline: ContinuousClock.Instant,
+    _ run: (ScheduleRun) async -> Bool
+  ) async -> ScheduleToken {
     let departures = token.departures
     guard departures.count > 1 else { return token }
-    let search = await fewestDepartures(upTo: departures.count - 1, run)
+    let search = await fewestDepartures(upTo: departures.count - 1, until: deadline, run)
     if let found = search.failing { return found }
     // Every schedule with fewer departures passed: the token has as few as any.
     if search.passingBelow >= departures.count { return token }
@@ -87,12 +109,13 @@ extension ScheduleExplorer {
     for size in 1...3 where size < departures.count && size >= search.passingBelow {
       guard departures.count <= (size == 3 ? 16 : 64) else { break }
       for subset in combinations(of: departures.count, taking: size) {
+        if isPast(deadline) { return token }
         if let found = await failing(subset.map { departures[$0] }) { return found }
       }
     }
     var current = token
     var changed = true
-    while changed, !current.departures.isEmpty {
+    while changed, !current.departures.isEmpty, !isPast(deadline) {
       changed = false
       for index in current.departures.indices.reversed() {
         var kept = current.departures

@@ -1,9 +1,11 @@
-/// Runs a test under many schedules: schedule 0 in FIFO order; then, when they fit in the count,
-/// every schedule within two departures from FIFO (``BoundedExhaustive``: the exploration is then
-/// exhaustive to that depth); then, for what is left of the count, a portfolio of strategies —
-/// random walk, PCT depth 1, 2 and 3 in turn, each from a seed derived from the exploration's —
-/// until one fails; then shrinks the failing choices towards FIFO (the fewest departures that
-/// still fail: `ScheduleExplorer+Shrinking.swift`). A replay runs one token's choices once.
+/// Runs a test under many schedules: schedule 0 in FIFO order; then, level by level while a whole
+/// level fits in the count, every schedule one departure from FIFO, then every one two departures
+/// away (``BoundedExhaustive``); a level with no schedule in it means every schedule of the test
+/// has run — the whole tree — and the exploration stops there. Otherwise, for what is left of the
+/// count, a portfolio of strategies — random walk, PCT depth 1, 2 and 3 in turn, each from a
+/// seed derived from the exploration's — until one fails; then shrinks the failing choices towards
+/// FIFO (the fewest departures that still fail: `ScheduleExplorer+Shrinking.swift`). A replay runs
+/// one token's choices once.
 package enum ScheduleExplorer {
   /// What an exploration found.
   package struct Outcome: Sendable {
@@ -17,8 +19,10 @@ package enum ScheduleExplorer {
     package var failure: Failure?
     /// For a replay: where its choices stopped matching the run, if they did.
     package var divergence: Int? = nil
-    /// Whether the schedules run were every schedule within two departures from FIFO.
+    /// Whether every schedule of the test ran: the tree of its choices was run whole.
     package var isExhaustive = false
+    /// How many departures from FIFO every schedule within which ran (0: none beyond FIFO).
+    package var departuresCovered = 0
   }
 
   /// A schedule that failed.
@@ -31,6 +35,9 @@ package enum ScheduleExplorer {
     package var token: ScheduleToken
     /// Where a replay's choices stopped matching the run, if they did.
     package var divergence: Int?
+    /// Whether the shrinking stopped at its time budget, before it had tried every smaller
+    /// schedule: the token may have more departures than the failure needs.
+    package var isShrinkingCut = false
   }
 
   /// The strategy of schedule `number` (1 or more) of an exploration from `seed`, and its name.
@@ -51,7 +58,7 @@ package enum ScheduleExplorer {
   /// choices.
   package static func explore(
     count: Int, seed: UInt64, replay: ScheduleToken? = nil,
-    _ run: (ScheduleRun) async -> Bool
+    shrinkingBudget: Duration = shrinkingTimeBudget, _ run: (ScheduleRun) async -> Bool
   ) async -> Outcome {
     if let replay {
       let schedule = ScheduleRun(ReplayStrategy(replay))
@@ -77,11 +84,18 @@ package enum ScheduleExplorer {
       return outcome
     }
     outcome.choicePoints = fifo.choices.count
-    // Level by level — one departure, then two — while a whole level fits in what is left.
+    // Level by level — one departure, then two — while a whole level fits in what is left; the
+    // rest of the count goes to the portfolio, whose random choices find the bugs that need many
+    // departures. A level with no schedule in it, though, means every schedule of the test has
+    // run: the tree is whole, and nothing is left to explore.
     var level: [([ScheduleToken.Departure], [ScheduleRun.Choice])] = [([], fifo.choices)]
-    for depth in 1...2 {
+    for depth in 1...3 {
       let schedules = level.flatMap { BoundedExhaustive.extensions(of: $0.0, made: $0.1) }
-      guard outcome.schedulesRun + schedules.count <= count else { break }
+      guard !schedules.isEmpty else {
+        outcome.isExhaustive = true
+        return outcome
+      }
+      guard depth <= 2, outcome.schedulesRun + schedules.count <= count else { break }
       level = []
       for departures in schedules {
         let schedule = ScheduleRun(BoundedExhaustive.strategy(departures))
@@ -92,15 +106,14 @@ package enum ScheduleExplorer {
           // Already the fewest: every schedule with fewer departures ran, level by level, and
           // passed.
           outcome.failure = Failure(
-            schedule: outcome.schedulesRun - 1, strategy: "every order within 2 departures",
+            schedule: outcome.schedulesRun - 1,
+            strategy: "every order within \(depth) departure\(depth == 1 ? "" : "s")",
             token: schedule.token, divergence: nil)
           return outcome
         }
         level.append((departures, schedule.choices))
       }
-      // Every schedule within two departures passed; what is left of the count goes to the
-      // portfolio, for bugs that need more.
-      if depth == 2 { outcome.isExhaustive = true }
+      outcome.departuresCovered = depth
     }
     let length = max(1, fifo.choices.count)
     for number in outcome.schedulesRun..<max(outcome.schedulesRun, count) {
@@ -110,8 +123,9 @@ package enum ScheduleExplorer {
       outcome.schedulesRun += 1
       outcome.choicePoints = max(outcome.choicePoints, schedule.choices.count)
       guard passed else {
-        let token = await shrink(schedule.token, run)
-        outcome.failure = Failure(schedule: number, strategy: name, token: token, divergence: nil)
+        let (token, isCut) = await shrink(schedule.token, within: shrinkingBudget, run)
+        outcome.failure = Failure(
+          schedule: number, strategy: name, token: token, divergence: nil, isShrinkingCut: isCut)
         return outcome
       }
     }
