@@ -14,7 +14,7 @@ final class IssueCapture: Sendable {
   var all: [String] { issues.withLock { $0 } }
 }
 
-/// What exploring a test's schedules found (``exploreSchedules(_:seed:replay:fileID:filePath:line:column:_:)``).
+/// What exploring a test's schedules found (``exploreSchedules(_:seed:replay:isolation:fileID:filePath:line:column:_:)``).
 public struct ScheduleExploration: Sendable, CustomStringConvertible {
   /// How many schedules ran, the failing one included (not the shrinking's runs).
   public var schedulesRun: Int
@@ -96,6 +96,8 @@ public struct ScheduleFailure: Sendable, CustomStringConvertible {
 ///   - count: How many schedules to run, schedule 0 included.
 ///   - seed: Where the schedules come from; `nil` for `MARBLES_SCHEDULE_SEED` or a fresh one.
 ///   - replay: A failure's token: runs its schedule once instead.
+///   - isolation: The caller's isolation (filled in for you): `body` runs there — a
+///     `@MainActor` test's body on the main actor.
 ///   - fileID: The caller's file ID (filled in for you).
 ///   - filePath: The caller's file path (filled in for you).
 ///   - line: The caller's line (filled in for you).
@@ -105,6 +107,7 @@ public struct ScheduleFailure: Sendable, CustomStringConvertible {
 @discardableResult
 public func exploreSchedules(
   _ count: Int = 100, seed: UInt64? = nil, replay: String? = nil,
+  isolation: isolated (any Actor)? = #isolation,
   fileID: String = #fileID, filePath: StaticString = #filePath,
   line: UInt = #line, column: UInt = #column,
   _ body: () async throws -> Void
@@ -118,13 +121,16 @@ public func exploreSchedules(
   return exploration
 }
 
-/// The exploration behind ``exploreSchedules(_:seed:replay:fileID:filePath:line:column:_:)`` and
+/// The exploration behind ``exploreSchedules(_:seed:replay:isolation:fileID:filePath:line:column:_:)`` and
 /// the trait, without the reporting.
 enum ScheduleExploring {
   static func explore(
-    _ count: Int, seed: UInt64?, replay: String?, _ body: () async throws -> Void
+    _ count: Int, seed: UInt64?, replay: String?,
+    isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Void
   ) async -> ScheduleExploration {
     let environment = Environment.current
+    // NB: in XCTest, the watcher hears the assertions that fail in a schedule.
+    if Test.current == nil, XCTestWatcher.mayRunXCTest { _ = XCTestWatcher.shared }
     let count = max(count, environment.schedules ?? 0)
     let seed = seed ?? environment.seed ?? UInt64.random(in: 0...UInt64.max)
     var runs = 0

@@ -1,7 +1,7 @@
 public import Testing
 
 /// A Swift Testing trait that runs a test under many schedules of its same-tick work (see
-/// ``exploreSchedules(_:seed:replay:fileID:filePath:line:column:_:)``), or replays one:
+/// ``exploreSchedules(_:seed:replay:isolation:fileID:filePath:line:column:_:)``), or replays one:
 ///
 /// ```swift
 /// @Test(.exploringSchedules(200, seed: 42)) func twoWithdrawalsNeverOverdraw() async { … }

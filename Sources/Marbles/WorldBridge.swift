@@ -252,6 +252,37 @@ final class XCTestWatcher: NSObject, XCTestObservation, @unchecked Sendable {
     }
     for world in worlds { world.close() }
   }
+
+  // MARK: Failures under exploration
+
+  // An `XCTAssert*` that fails in a schedule under exploration fails that schedule: it is held
+  // with the schedule's other issues (``IssueCapture``), read on the assertion's own task. XCTest
+  // has recorded it already — it has no way to take a failure back — so a failing exploration in
+  // XCTest shows the assertions' failures as well as the report.
+  #if canImport(Darwin)
+    // Written for Darwin, not built here: XCTest there tells observers of issues.
+    func testCase(_ testCase: XCTestCase, didRecord issue: XCTIssue) {
+      guard let capture = IssueCapture.current else { return }
+      let place = issue.sourceCodeContext.location.map {
+        "\(Self.shortPath($0.fileURL.path)):\($0.lineNumber): "
+      }
+      capture.append((place ?? "") + issue.compactDescription)
+    }
+  #else
+    func testCase(
+      _ testCase: XCTestCase, didFailWithDescription description: String, inFile filePath: String?,
+      atLine lineNumber: Int
+    ) {
+      guard let capture = IssueCapture.current else { return }
+      let place = filePath.map { "\(Self.shortPath($0)):\(lineNumber): " }
+      capture.append((place ?? "") + description)
+    }
+  #endif
+
+  /// A source file's path as a file ID reads: its folder and its name.
+  private static func shortPath(_ path: String) -> String {
+    path.split(separator: "/").suffix(2).joined(separator: "/")
+  }
 }
 
 /// The XCTest test case running now, held across threads.

@@ -2,6 +2,7 @@ import Foundation
 import MarbleTesting
 import Marbles
 import Signals
+import Synchronization
 import TestSupport
 import XCTest
 
@@ -38,10 +39,10 @@ extension XCTestPathTests {
   func testTheEnvironmentRaisesTheCountAndGivesTheSeed() async throws {
     let environment = ProcessInfo.processInfo.environment
     let isChild = environment["MARBLES_SCHEDULES_CHILD"] != nil
+    // Five tasks at one tick: more orders than 40, so the count, not the whole tree, ends it.
     let exploration = await exploreSchedules(3) {
       let scheduler = TestScheduler()
-      scheduler.task { _ = 1 }
-      scheduler.task { _ = 2 }
+      for value in 1...5 { scheduler.task { _ = value } }
       scheduler.run()
     }
     XCTAssertNil(exploration.failure)
@@ -58,5 +59,69 @@ extension XCTestPathTests {
         "MARBLES_SCHEDULES_CHILD": "1", "MARBLES_SCHEDULES": "40", "MARBLES_SCHEDULE_SEED": "0x2a",
       ])
     XCTAssertEqual(status, 0, output)
+  }
+}
+
+/// `XCTAssert*` in an explored body fails its schedule — the exploration stops there and reports
+/// it, with its seed and token, as Swift Testing's issues do — and `exploreSchedules` runs from a
+/// `@MainActor` test method. Checked in child runs (the fixture's failures would fail this run).
+/// On 2026-11-28's `main` the `XCTAssertEqual` failures were logged with no seed or token and the
+/// exploration said every schedule passed; the `@MainActor` method did not compile.
+final class ExploreSchedulesXCTAssertTests: XCTestCase {
+  func testAnXCTAssertFailureFailsItsScheduleWithTheReport() throws {
+    let (status, output) = try runToolBlocking(
+      XCTestPathTests.command(
+        running: "MarblesXCTests.ExploreSchedulesXCTAssertFixtures/testXCTAssertInAnExploration"),
+      environment: ["MARBLES_XCTASSERT_CHILD": "1"])
+    XCTAssertNotEqual(status, 0, output)
+    XCTAssertTrue(output.contains("failed; schedule 0 (FIFO) passes"), output)
+    XCTAssertTrue(output.contains("XCTAssertEqual failed"), output)
+    XCTAssertTrue(output.contains("replay it: @Test(.exploringSchedules(replay: \"mrb1-"), output)
+    XCTAssertTrue(output.contains("seed 0x5"), output)
+  }
+
+  func testExploreSchedulesRunsFromAMainActorMethod() throws {
+    let (status, output) = try runToolBlocking(
+      XCTestPathTests.command(
+        running: "MarblesXCTests.ExploreSchedulesXCTAssertFixtures/testOnTheMainActor"),
+      environment: ["MARBLES_XCTASSERT_CHILD": "1"])
+    XCTAssertNotEqual(status, 0, output)
+    XCTAssertTrue(output.contains("failed; schedule 0 (FIFO) passes"), output)
+    XCTAssertTrue(output.contains("the main actor's count"), output)
+  }
+}
+
+/// Run by ``ExploreSchedulesXCTAssertTests`` in child runs; each fails on purpose (it does nothing
+/// in the suite's own run).
+final class ExploreSchedulesXCTAssertFixtures: XCTestCase {
+  static var isChild: Bool { ProcessInfo.processInfo.environment["MARBLES_XCTASSERT_CHILD"] != nil }
+
+  func testXCTAssertInAnExploration() async {
+    guard Self.isChild else { return }
+    await exploreSchedules(50, seed: 5) {
+      let scheduler = TestScheduler()
+      let subject = Subject<String, Never>()
+      let received = scheduler.record(subject)
+      scheduler.task { subject.sendNext("a") }
+      scheduler.task { subject.sendNext("b") }
+      scheduler.run()
+      XCTAssertEqual(received.values, ["a", "b"])
+    }
+  }
+
+  @MainActor var count = 0
+
+  @MainActor func testOnTheMainActor() async {
+    guard Self.isChild else { return }
+    await exploreSchedules(50, seed: 5) {
+      self.count = 0
+      let scheduler = TestScheduler()
+      let log = Mutex<[String]>([])
+      scheduler.task { log.withLock { $0.append("a") } }
+      scheduler.task { log.withLock { $0.append("b") } }
+      scheduler.run()
+      self.count += log.withLock { $0 } == ["a", "b"] ? 1 : 0
+      XCTAssertEqual(self.count, 1, "the main actor's count")
+    }
   }
 }

@@ -28,7 +28,8 @@ extension ScheduleExplorer {
   /// more schedules.
   package static func fewestDepartures(
     upTo limit: Int = .max, budget: Int = fewestDeparturesBudget,
-    until deadline: ContinuousClock.Instant? = nil, _ run: (ScheduleRun) async -> Bool
+    until deadline: ContinuousClock.Instant? = nil, isolation: isolated (any Actor)? = #isolation,
+    _ run: (ScheduleRun) async -> Bool
   ) async -> DepartureSearch {
     let fifo = ScheduleRun(FIFOStrategy())
     guard await run(fifo) else { return DepartureSearch(failing: fifo.token, passingBelow: 0) }
@@ -82,7 +83,8 @@ extension ScheduleExplorer {
   ///
   /// - Returns: The shrunk token, and whether the time budget cut the shrinking short.
   static func shrink(
-    _ token: ScheduleToken, within budget: Duration, _ run: (ScheduleRun) async -> Bool
+    _ token: ScheduleToken, within budget: Duration,
+    isolation: isolated (any Actor)? = #isolation, _ run: (ScheduleRun) async -> Bool
   ) async -> (token: ScheduleToken, isCut: Bool) {
     let deadline = RealTime.reading { ContinuousClock.now } + budget
     let shrunk = await shrink(token, until: deadline, run)
@@ -91,7 +93,7 @@ extension ScheduleExplorer {
 
   private static func shrink(
     _ token: ScheduleToken, until deadline: ContinuousClock.Instant,
-    _ run: (ScheduleRun) async -> Bool
+    isolation: isolated (any Actor)? = #isolation, _ run: (ScheduleRun) async -> Bool
   ) async -> ScheduleToken {
     let departures = token.departures
     guard departures.count > 1 else { return token }

@@ -58,7 +58,8 @@ package enum ScheduleExplorer {
   /// choices.
   package static func explore(
     count: Int, seed: UInt64, replay: ScheduleToken? = nil,
-    shrinkingBudget: Duration = shrinkingTimeBudget, _ run: (ScheduleRun) async -> Bool
+    shrinkingBudget: Duration = shrinkingTimeBudget,
+    isolation: isolated (any Actor)? = #isolation, _ run: (ScheduleRun) async -> Bool
   ) async -> Outcome {
     if let replay {
       let schedule = ScheduleRun(ReplayStrategy(replay))
