@@ -1,6 +1,6 @@
 import Dispatch
-import MarbleTesting
-import Signals
+@testable import MarbleTesting
+@_spi(Internals) import Signals
 import Synchronization
 import Testing
 
@@ -316,6 +316,21 @@ import Testing
 
   /// A stall timeout of the longest duration means "for ever". On 2026-11-28's `main` making
   /// such a scheduler trapped: of three conversions of a duration to nanoseconds, one saturated.
+  /// A task that ended is let go: a scheduler that starts a task every tick keeps only the ones
+  /// still running. (On 2026-11-28's `main` it kept every task it ever owned — 1.5 KB each, 1.5 GB
+  /// of memory after a million ticks — with its record and its number.)
+  @Test func tasksThatEndedAreLetGo() {
+    let scheduler = TestScheduler()
+    let handle = scheduler.schedule(after: .milliseconds(1), interval: .milliseconds(1)) {
+      scheduler.task {}
+    }
+    scheduler.advance(by: .milliseconds(10_000))
+    handle.dispose()
+    #expect(Registry.shared.withLock { $0.tasks(of: scheduler.core.driver) }.count == 0)
+    #expect(scheduler.core.tasks.count < 200)
+    #expect(scheduler.core.tasks.unfinished.isEmpty)
+  }
+
   /// The default step limit carries a budget of real time: past a million steps, a run stops
   /// once it has run 5 s (ten million steps of an endless timer took 21 s in a debug build on
   /// 2026-11-28's machine, and a user waited that long to learn of it). Decided here with a start

@@ -464,7 +464,9 @@ package final class TaskDriver: TaskExecutor {
       }
       return registry.forget(id)
     }
-    if let task { Jobs.release(task) }
+    guard let task else { return }
+    Jobs.release(task)
+    world?.forgetNumber(of: id)
   }
 
   /// Whether a task's main-actor job waits for a main actor that never came free.

@@ -114,6 +114,8 @@ package final class World: @unchecked Sendable {
     var isRootThreadTurnPosted = false
     /// Each task's number in the order the world took it ("task 1", "task 2"…, in reports).
     var ordinals: [UInt64: Int] = [:]
+    /// How many tasks the world has numbered (the last ordinal given).
+    var numbered = 0
   }
 
   private init(root: Root, rootTask: MarblesJobRef?, opening: Opening) {
@@ -316,13 +318,21 @@ package final class World: @unchecked Sendable {
   /// Numbers task `id`, which the world just took, in creation order.
   func number(_ id: UInt64) {
     state.withLock { state in
-      if state.ordinals[id] == nil { state.ordinals[id] = state.ordinals.count + 1 }
+      if state.ordinals[id] == nil {
+        state.numbered += 1
+        state.ordinals[id] = state.numbered
+      }
     }
   }
 
   /// Task `id`'s number in the world, if it has one.
   func ordinal(of id: UInt64) -> Int? {
     state.withLock { $0.ordinals[id] }
+  }
+
+  /// Forgets task `id`'s number: the task has ended (its number is never given again).
+  func forgetNumber(of id: UInt64) {
+    state.withLock { _ = $0.ordinals.removeValue(forKey: id) }
   }
 
   /// A task the root thread started itself: see ``State/coRoots``.
