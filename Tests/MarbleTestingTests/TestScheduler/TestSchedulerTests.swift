@@ -1,8 +1,9 @@
 import Dispatch
-@testable import MarbleTesting
 @_spi(Internals) import Signals
 import Synchronization
 import Testing
+
+@testable import MarbleTesting
 
 @Suite struct TestSchedulerTests {
   @Test func startsAtTickZeroWithNothingToRun() {
