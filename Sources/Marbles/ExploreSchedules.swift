@@ -233,6 +233,11 @@ enum ScheduleExploring {
         "the order that failed, \(departures) departure\(departures == 1 ? "" : "s") from FIFO "
           + "(marked *):")
       lines.append(ScheduleReport.lanes(schedule.steps, names: schedule.names))
+      if schedule.stepsLeftOut > 0 {
+        lines.append(
+          "(the first \(ScheduleRun.stepLogLimit) jobs; \(schedule.stepsLeftOut) more ran after "
+            + "them)")
+      }
     }
     for note in schedule.uncontrolled {
       lines.append(

@@ -10,6 +10,19 @@ import Testing
     mutating func choose(among candidates: [ScheduleCandidate]) -> Int { candidates.count - 1 }
   }
 
+  /// A run's step log keeps the first 10,000 jobs and counts the rest: an explored run may go on
+  /// to its step limit, and its log grew with every job (on 2026-11-28's `main`).
+  @Test func theStepLogIsBounded() {
+    let schedule = ScheduleRun(FIFOStrategy())
+    ScheduleRun.$current.withValue(schedule) {
+      let scheduler = TestScheduler()
+      for _ in 0..<15_000 { scheduler.task {} }
+      scheduler.run()
+    }
+    #expect(schedule.steps.count == ScheduleRun.stepLogLimit)
+    #expect(schedule.stepsLeftOut == 15_000 - ScheduleRun.stepLogLimit)
+  }
+
   /// At every step limit from 1 to 60, a run that keeps choosing wake-ups stops at the limit (it
   /// once chose again and again without running anything: the run never returned), and runs
   /// called after it finish the work, each wake-up once.

@@ -34,6 +34,8 @@ package final class ScheduleRun: Sendable {
     var strategy: any ScheduleStrategy
     var choices: [Choice] = []
     var steps: [Step] = []
+    /// How many steps ran past ``ScheduleRun/stepLogLimit``, which the log leaves out.
+    var stepsLeftOut = 0
     var pendingDeparture = false
     var names: [UInt64: String] = [:]
     var uncontrolled: [String] = []
@@ -74,12 +76,26 @@ package final class ScheduleRun: Sendable {
     }
   }
 
-  /// Notes the job that runs next (after the choice that picked it, if there was one).
+  /// How many steps a run's log keeps: the report draws them as lanes, and a run of more is long
+  /// past drawing (an explored run may go on to its step limit, ten million).
+  package static let stepLogLimit = 10_000
+
+  /// Notes the job that runs next (after the choice that picked it, if there was one): in the
+  /// log while it has room, else counted.
   func noteStep(task: UInt64?, tick: Int) {
     state.withLock { state in
-      state.steps.append(Step(task: task, tick: tick, isDeparture: state.pendingDeparture))
+      if state.steps.count < Self.stepLogLimit {
+        state.steps.append(Step(task: task, tick: tick, isDeparture: state.pendingDeparture))
+      } else {
+        state.stepsLeftOut += 1
+      }
       state.pendingDeparture = false
     }
+  }
+
+  /// How many steps ran past the log's limit, left out of ``steps``.
+  package var stepsLeftOut: Int {
+    state.withLock { $0.stepsLeftOut }
   }
 
   /// Names task `id` in the report's lanes (`scheduler.task(name:)`).
