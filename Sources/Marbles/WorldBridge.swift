@@ -17,10 +17,6 @@ package enum WorldBridge: TestFrameworkBridge {
     return XCTestWatcher.shared.runningTest
   }
 
-  package static var isTestRunner: Bool {
-    XCTestWatcher.isTestRunner
-  }
-
   package static func makeReporter() -> any WorldReporter {
     ContextReporter()
   }
@@ -186,11 +182,6 @@ final class XCTestWatcher: NSObject, XCTestObservation, @unchecked Sendable {
     }
   }
 
-  /// Whether this process runs tests at all (``TestFramework/processRunsTests``). A tool or a
-  /// benchmark that links Marbles does not; a world it opens before the watcher saw a run is
-  /// outside any test, for its scheduler's lifetime.
-  static var isTestRunner: Bool { TestFramework.processRunsTests }
-
   /// Whether XCTest may be running a test case that the watcher has not seen begin: in a test
   /// runner, unless the run is Swift Testing's alone (`swift test` runs each library in a process
   /// of its own, Swift Testing's with `--testing-library swift-testing`). There, code with no
@@ -202,7 +193,9 @@ final class XCTestWatcher: NSObject, XCTestObservation, @unchecked Sendable {
     let isSwiftTestingRun = zip(arguments, arguments.dropFirst()).contains {
       $0 == "--testing-library" && $1 == "swift-testing"
     }
-    return isTestRunner && !isSwiftTestingRun
+    // NB: a tool or a benchmark that links Marbles runs no tests; a world it opens before the
+    // watcher saw a run is outside any test, for its scheduler's lifetime.
+    return TestFramework.processRunsTests && !isSwiftTestingRun
   }()
 
   /// Closes `world` when `test` finishes: right after its teardown, before XCTest stops its

@@ -68,11 +68,15 @@ extension XCTestPathTests {
 /// On 2026-11-28's `main` the `XCTAssertEqual` failures were logged with no seed or token and the
 /// exploration said every schedule passed; the `@MainActor` method did not compile.
 final class ExploreSchedulesXCTAssertTests: XCTestCase {
-  func testAnXCTAssertFailureFailsItsScheduleWithTheReport() throws {
-    let (status, output) = try runToolBlocking(
-      XCTestPathTests.command(
-        running: "MarblesXCTests.ExploreSchedulesXCTAssertFixtures/testXCTAssertInAnExploration"),
+  /// Runs fixture `test` in a child run: its exit status and output.
+  func runFixture(_ test: String) throws -> (status: Int32, output: String) {
+    try runToolBlocking(
+      XCTestPathTests.command(running: "MarblesXCTests.ExploreSchedulesXCTAssertFixtures/" + test),
       environment: ["MARBLES_XCTASSERT_CHILD": "1"])
+  }
+
+  func testAnXCTAssertFailureFailsItsScheduleWithTheReport() throws {
+    let (status, output) = try runFixture("testXCTAssertInAnExploration")
     XCTAssertNotEqual(status, 0, output)
     XCTAssertTrue(output.contains("failed; schedule 0 (FIFO) passes"), output)
     XCTAssertTrue(output.contains("XCTAssertEqual failed"), output)
@@ -81,10 +85,7 @@ final class ExploreSchedulesXCTAssertTests: XCTestCase {
   }
 
   func testExploreSchedulesRunsFromAMainActorMethod() throws {
-    let (status, output) = try runToolBlocking(
-      XCTestPathTests.command(
-        running: "MarblesXCTests.ExploreSchedulesXCTAssertFixtures/testOnTheMainActor"),
-      environment: ["MARBLES_XCTASSERT_CHILD": "1"])
+    let (status, output) = try runFixture("testOnTheMainActor")
     XCTAssertNotEqual(status, 0, output)
     XCTAssertTrue(output.contains("failed; schedule 0 (FIFO) passes"), output)
     XCTAssertTrue(output.contains("the main actor's count"), output)

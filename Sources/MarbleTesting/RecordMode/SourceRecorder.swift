@@ -246,8 +246,16 @@ package enum SourceRecorder {
   private static let temporaries = Atomic<Int>(0)
 
   private static func readFile(_ path: String) throws(LiteralRewrite.Refusal) -> [UInt8] {
+    guard let bytes = contents(of: path) else {
+      throw LiteralRewrite.Refusal("\(path) cannot be read")
+    }
+    return bytes
+  }
+
+  /// The bytes of the file at `path`, or `nil` if it cannot be opened.
+  fileprivate static func contents(of path: String) -> [UInt8]? {
     let descriptor = open(path, O_RDONLY)
-    guard descriptor >= 0 else { throw LiteralRewrite.Refusal("\(path) cannot be read") }
+    guard descriptor >= 0 else { return nil }
     defer { close(descriptor) }
     var bytes: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 65_536)
@@ -257,6 +265,24 @@ package enum SourceRecorder {
       bytes += buffer[..<count]
     }
     return bytes
+  }
+
+  /// Writes all of `bytes` to `descriptor`; `false` if a write failed.
+  fileprivate static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
+    var written = 0
+    while written < bytes.count {
+      let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+      guard count > 0 else { return false }
+      written += count
+    }
+    return true
+  }
+
+  /// The FNV-1a hash of `bytes`, in hexadecimal.
+  fileprivate static func hash(_ bytes: some Sequence<UInt8>) -> String {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    return String(hash, radix: 16)
   }
 
   /// Removes the temporary files of `path` (`.<name>.marbles-<pid>-<n>` beside it) whose
@@ -302,17 +328,10 @@ package enum SourceRecorder {
       unlink(temporary)
       throw LiteralRewrite.Refusal("\(temporary) cannot be given the mode of \(path)")
     }
-    var written = 0
-    while written < bytes.count {
-      let count = bytes[written...].withUnsafeBytes {
-        write(descriptor, $0.baseAddress, $0.count)
-      }
-      guard count > 0 else {
-        close(descriptor)
-        unlink(temporary)
-        throw LiteralRewrite.Refusal("\(path) cannot be written")
-      }
-      written += count
+    guard writeAll(bytes, to: descriptor) else {
+      close(descriptor)
+      unlink(temporary)
+      throw LiteralRewrite.Refusal("\(path) cannot be written")
     }
     // NB: on disk before it replaces the file: a crash after the rename must not leave the
     // user's source empty.
@@ -363,33 +382,20 @@ struct EditLog: Sendable {
 
   /// The journal of the file at `path`.
   private static func journal(of path: String) -> String {
-    // FNV-1a of the path: one journal per file, in a flat folder.
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in path.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-    return Platform.temporaryFolder + "/marbles-edits-" + String(hash, radix: 16)
+    // NB: named by the path's hash: one journal per file, in a flat folder.
+    Platform.temporaryFolder + "/marbles-edits-" + SourceRecorder.hash(path.utf8)
   }
 
   /// The first line of a journal of this build's edits to `path`, which left it holding `text`.
   private static func header(of path: String, holding text: [UInt8]) -> String {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in text { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-    return Platform.buildIdentity + "\t" + path + "\t" + String(hash, radix: 16)
+    Platform.buildIdentity + "\t" + path + "\t" + SourceRecorder.hash(text)
   }
 
   /// This build's edits to the file at `path`, which holds `text`, so far (none if the journal
   /// is another build's or another text's, or cannot be read).
   static func load(of path: String, holding text: [UInt8]) -> EditLog {
     var log = EditLog()
-    let descriptor = open(journal(of: path), O_RDONLY)
-    guard descriptor >= 0 else { return log }
-    defer { close(descriptor) }
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 16_384)
-    while true {
-      let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-      guard count > 0 else { break }
-      bytes += buffer[..<count]
-    }
+    guard let bytes = SourceRecorder.contents(of: journal(of: path)) else { return log }
     let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
     guard let first = lines.first, first == header(of: path, holding: text) else { return log }
     for line in lines.dropFirst() {
@@ -402,9 +408,8 @@ struct EditLog: Sendable {
   }
 
   /// Writes the journal of the file at `path`, which now holds `source`: this log, as this
-  /// build's. (A journal that cannot
-  /// be written leaves later calls in other processes unmapped, as before journals: their literals'
-  /// check still refuses a call that is not the one compiled.)
+  /// build's. (A journal that cannot be written leaves later calls in other processes unmapped,
+  /// as before journals: their literals' check still refuses a call that is not the one compiled.)
   func save(of path: String, holding source: [UInt8]) {
     var text = Self.header(of: path, holding: source) + "\n"
     for shift in shifts {
@@ -413,13 +418,7 @@ struct EditLog: Sendable {
     let descriptor = open(Self.journal(of: path), O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     guard descriptor >= 0 else { return }
     defer { close(descriptor) }
-    var written = 0
-    let bytes = Array(text.utf8)
-    while written < bytes.count {
-      let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-      guard count > 0 else { return }
-      written += count
-    }
+    _ = SourceRecorder.writeAll(Array(text.utf8), to: descriptor)
   }
 
   /// Notes `edits`, made to the text `scanner` read.

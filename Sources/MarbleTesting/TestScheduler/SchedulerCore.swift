@@ -626,8 +626,8 @@ package final class SchedulerCore: Scheduler {
     marbles_real_now(MARBLES_CLOCK_CONTINUOUS)
   }
 
-  /// Which limit stopped a run after `steps`, in words.
-  package func stepLimitWords(_ stop: StepLimitStop, steps: Int) -> String {
+  /// Which limit stopped a run, in words.
+  package func stepLimitWords(_ stop: StepLimitStop) -> String {
     switch stop {
     case .steps:
       return "its stepLimit of \(stepLimit)"
@@ -735,7 +735,7 @@ package final class SchedulerCore: Scheduler {
       let failure = TestSchedulerFailure(
         kind: .stepLimitExceeded,
         message:
-          "TestScheduler stopped after \(actionsRun) steps (\(stepLimitWords(stop, steps: actionsRun)); "
+          "TestScheduler stopped after \(actionsRun) steps (\(stepLimitWords(stop)); "
           + "an action or a driven task's wake-up is a step) at tick \(state.now), with \(pending.count) actions "
           + "and \(readyJobs) jobs still pending. What kept it going: " + cause + ".")
       state.failures.append(failure)

@@ -345,7 +345,7 @@ import Testing
     #expect(core.stepLimitStop(after: pastAMillion, since: SchedulerCore.realNanoseconds()) == nil)
     #expect(core.stepLimitStop(after: TestScheduler.defaultStepLimit, since: .max) == .steps)
     #expect(
-      core.stepLimitWords(.time, steps: pastAMillion)
+      core.stepLimitWords(.time)
         == "its time budget: the default stepLimit allows 10000000 steps, or as many as "
         + "5.0 seconds of real time allow once 1000000 have run")
   }
@@ -355,7 +355,7 @@ import Testing
     let core = TestScheduler(stepLimit: 20_000_000).core
     #expect(core.stepLimitStop(after: 245 * 4_096, since: 0) == nil)
     #expect(core.stepLimitStop(after: 20_000_000, since: 0) == .steps)
-    #expect(core.stepLimitWords(.steps, steps: 20_000_000) == "its stepLimit of 20000000")
+    #expect(core.stepLimitWords(.steps) == "its stepLimit of 20000000")
   }
 
   @Test func aStallTimeoutOfTheLongestDurationIsForEver() async throws {

@@ -13,10 +13,6 @@ package protocol TestFrameworkBridge {
   /// The test running on this task or thread, if any.
   static var runningTest: RunningTest? { get }
 
-  /// Whether this process is a test runner (XCTest's or Swift Testing's), rather than a tool or a
-  /// benchmark that links Marbles.
-  static var isTestRunner: Bool { get }
-
   /// A reporter bound to the test running here, usable from any thread: Swift Testing records
   /// its issues on that test.
   static func makeReporter() -> any WorldReporter
@@ -81,7 +77,7 @@ package enum TestFramework {
   /// Whether this process is a test runner whose tests a world can know: never without
   /// `Marbles`, whose bridge knows them.
   static var isTestRunner: Bool {
-    bridge?.isTestRunner ?? false
+    bridge != nil && processRunsTests
   }
 
   /// A reporter bound to the test running here.

@@ -120,7 +120,7 @@ extension World {
   func stepLimitReport(core: SchedulerCore, stop: SchedulerCore.StepLimitStop, steps: Int)
     -> String
   {
-    "The test's world ran \(steps) steps (\(core.stepLimitWords(stop, steps: steps))) at tick "
+    "The test's world ran \(steps) steps (\(core.stepLimitWords(stop))) at tick "
       + "\(core.now) while the test waited, without the test going on. What kept it going: "
       + core.stepLimitCause() + ". The world's work was cancelled, to end the test's waits."
   }

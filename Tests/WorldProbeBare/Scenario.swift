@@ -1,0 +1,1 @@
+../WorldProbe/Scenario.swift
