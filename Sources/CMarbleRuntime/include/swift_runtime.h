@@ -58,6 +58,17 @@ typedef MARBLES_SWIFT_CC MarblesExecutorRef (*MarblesMainExecutorHook)(
 /// `@MainActor` task and every isolation check of the main actor asks it.
 MARBLES_HOOK MarblesMainExecutorHook _Nullable swift_task_getMainExecutor_hook;
 
+/// What the runtime would answer: whether an executor is the main actor's.
+typedef MARBLES_SWIFT_CC _Bool (*MarblesIsMainExecutorOriginal)(MarblesExecutorRef executor);
+
+/// An "is this the main executor?" hook.
+typedef MARBLES_SWIFT_CC _Bool (*MarblesIsMainExecutorHook)(
+    MarblesExecutorRef executor, MarblesIsMainExecutorOriginal _Nonnull original);
+
+/// Called to decide whether an executor is the main actor's, when set: the isolation checks ask
+/// it when the current executor and the expected one differ (`Task.immediate`, `assumeIsolated`).
+MARBLES_HOOK MarblesIsMainExecutorHook _Nullable swift_task_isMainExecutor_hook;
+
 // MARK: Runtime functions
 
 /// A task's process-wide id (increasing in creation order), or a non-task job's id.

@@ -8,8 +8,9 @@ import Synchronization
 ///
 /// - **When the first world opens** (``worldOpens()``): the global enqueue hook, chained to the
 ///   hook it found (swift-concurrency-extras' `withMainSerialExecutor`, swift-async-algorithms'
-///   validation diagrams): the jobs Marbles does not take go there; and the main executor hook,
-///   which answers every "which executor is the main actor's?" with ``MainActorRouter``. Also,
+///   validation diagrams): the jobs Marbles does not take go there; the main executor hook,
+///   which answers every "which executor is the main actor's?" with ``MainActorRouter``; and the
+///   "is this the main executor?" hook, which counts the router as well. Also,
 ///   once, the default executor (``DefaultExecutor``) and the Dispatch handlers of the virtual
 ///   clock, which pass everything through while no world is open.
 /// - **Checked again at every new scheduler** (``schedulerJoins()``): another library may have
@@ -18,7 +19,8 @@ import Synchronization
 ///   another library replaced Marbles' meanwhile (then that one stays).
 ///
 /// A main-actor job that is running when the first world opens keeps running on the runtime's own
-/// main executor until it suspends; the runtime's isolation checks accept both on the main thread.
+/// main executor until it suspends; since both count as the main executor, the runtime's isolation
+/// checks accept either for the other (a `Task.immediate` in that job starts at once).
 ///
 /// Everything here is compiled only for the toolchains Marbles was tested on
 /// (`MARBLES_TESTED_RUNTIME`, set by the manifest for Swift 6.3), and runs only on the runtimes
@@ -122,22 +124,47 @@ package enum RuntimeHooks {
     /// hooks, none). Read and written under `state`'s lock.
     nonisolated(unsafe) private static var foundMainExecutorHook: MarblesMainExecutorHook?
 
+    /// Marbles' "is this the main executor?" hook: ``MainActorRouter`` is, as is whatever the
+    /// runtime counts (its own main executor, on which the job that opened the first world runs
+    /// until it suspends).
+    private static let isMainExecutorHook: MarblesIsMainExecutorHook = { executor, original in
+      UInt(bitPattern: executor.identity) == routerIdentity || original(executor)
+    }
+
+    private static let routerIdentity = UInt(
+      bitPattern: unsafeBitCast(
+        MainActorRouter.shared.asUnownedSerialExecutor(), to: MarblesExecutorRef.self
+      ).identity)
+
+    /// The "is this the main executor?" hook found when Marbles installed its own. Read and
+    /// written under `state`'s lock.
+    nonisolated(unsafe) private static var foundIsMainExecutorHook: MarblesIsMainExecutorHook?
+
     private static func installMainExecutorHook() {
       let installed = swift_task_getMainExecutor_hook
       guard rawPointer(installed) != rawPointer(mainExecutorHook) else { return }
       foundMainExecutorHook = installed
       swift_task_getMainExecutor_hook = mainExecutorHook
+      foundIsMainExecutorHook = swift_task_isMainExecutor_hook
+      swift_task_isMainExecutor_hook = isMainExecutorHook
     }
 
     private static func uninstallMainExecutorHook() {
-      defer { foundMainExecutorHook = nil }
-      guard rawPointer(swift_task_getMainExecutor_hook) == rawPointer(mainExecutorHook) else {
-        return
+      if rawPointer(swift_task_getMainExecutor_hook) == rawPointer(mainExecutorHook) {
+        swift_task_getMainExecutor_hook = foundMainExecutorHook
       }
-      swift_task_getMainExecutor_hook = foundMainExecutorHook
+      if rawPointer(swift_task_isMainExecutor_hook) == rawPointer(isMainExecutorHook) {
+        swift_task_isMainExecutor_hook = foundIsMainExecutorHook
+      }
+      foundMainExecutorHook = nil
+      foundIsMainExecutorHook = nil
     }
 
     private static func rawPointer(_ hook: MarblesMainExecutorHook?) -> UnsafeRawPointer? {
+      hook.map { unsafeBitCast($0, to: UnsafeRawPointer.self) }
+    }
+
+    private static func rawPointer(_ hook: MarblesIsMainExecutorHook?) -> UnsafeRawPointer? {
       hook.map { unsafeBitCast($0, to: UnsafeRawPointer.self) }
     }
 
@@ -181,6 +208,7 @@ package enum RuntimeHooks {
     #if MARBLES_TESTED_RUNTIME
       if swift_task_enqueueGlobal_hook != nil { parts.append("a global enqueue hook") }
       if swift_task_getMainExecutor_hook != nil { parts.append("a main executor hook") }
+      if swift_task_isMainExecutor_hook != nil { parts.append("an is-main-executor hook") }
     #endif
     if DefaultExecutor.isTheRuntimes { parts.append("Marbles' default executor") }
     if marbles_dispatch_handlers_are_set() { parts.append("Marbles' Dispatch handlers") }

@@ -41,6 +41,7 @@ import Testing
       let parts = RuntimeHooks.installedParts
       #expect(parts.contains("a global enqueue hook"), "\(parts)")
       #expect(parts.contains("a main executor hook"), "\(parts)")
+      #expect(parts.contains("an is-main-executor hook"), "\(parts)")
       #expect(parts.contains("Marbles' watchdog thread"), "\(parts)")
       #expect(parts.contains("an open world"), "\(parts)")
     }
