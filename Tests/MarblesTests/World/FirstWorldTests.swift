@@ -1,7 +1,8 @@
 import Foundation
-@testable import MarbleTesting
 import TestSupport
 import Testing
+
+@testable import MarbleTesting
 
 /// The main-actor job that opens the process's first world runs on the runtime's own main
 /// executor until it suspends, while the main actor's executor is Marbles' router from then on.
