@@ -29,11 +29,18 @@ public struct ScheduleExploration: Sendable, CustomStringConvertible {
   public var failure: ScheduleFailure?
   /// How many departures from FIFO every schedule within which ran.
   var departuresCovered = 0
+  /// The token a replay followed, when the exploration was one.
+  var replayed: String? = nil
+  /// How a replay that followed its token did so: to the end, or through its last departure.
+  var replayFollowed = ""
 
   /// "every schedule passes: all 2 of them ran (…)", "every schedule within 2 departures from
   /// FIFO passes (100 schedules in all, …)", "100 schedules pass (…)", or the failure's report.
   public var description: String {
     if let failure { return failure.description }
+    if let replayed {
+      return "the replay of \(replayed) followed its schedule\(replayFollowed), and passed"
+    }
     let seedText = "seed 0x\(String(seed, radix: 16))"
     if isExhaustive {
       return "every schedule passes: all \(schedulesRun) of them ran, every order of the same "
@@ -87,8 +94,11 @@ public struct ScheduleFailure: Sendable, CustomStringConvertible {
 /// ```
 ///
 /// A schedule reorders only what the Swift runtime may: jobs of different tasks ready at the same
-/// tick, and the main actor's first job against them; jobs queued for the main actor keep their
-/// order, as do a task's own steps and the scheduler's actions (marbles mean what they mean).
+/// tick, the main actor's first job, sleepers' wake-ups and the scheduler's first action due then
+/// against them; jobs queued for the main actor keep their order, as do a task's own steps and the
+/// scheduler's actions among themselves (marbles mean what they mean). A replay follows its
+/// token's departures by who went first, says where a run diverges from them, and passes when it
+/// follows them and the test passes — a token kept after the fix is a regression test.
 /// `MARBLES_SCHEDULES=N` raises `count` to at least `N`; `MARBLES_SCHEDULE_SEED=S` is the seed
 /// when none is given (else a fresh one, printed in every failure).
 ///
@@ -171,9 +181,14 @@ enum ScheduleExploring {
     var token: ScheduleToken?
     if let replay {
       guard let read = ScheduleToken(replay) else {
+        let why =
+          replay.hasPrefix("mrb1-")
+          ? "it is a token of an earlier Marbles, which did not record who went first at each "
+            + "choice: explore again for a token that replays"
+          : "replay tokens begin with mrb2-, as a failure's report writes them"
         let failure = ScheduleFailure(
           schedule: 0, replay: replay, departures: 0, issues: [],
-          description: "\"\(replay)\" is not a replay token (they begin with mrb1-): nothing ran")
+          description: "\"\(replay)\" is not a replay token (\(why)): nothing ran")
         return ScheduleExploration(
           schedulesRun: 0, choicePoints: 0, isExhaustive: false, seed: seed, failure: failure)
       }
@@ -187,19 +202,19 @@ enum ScheduleExploring {
         schedulesRun: outcome.schedulesRun, choicePoints: outcome.choicePoints,
         isExhaustive: outcome.isExhaustive, seed: seed, failure: nil,
         departuresCovered: outcome.departuresCovered)
-      if token != nil, replay != nil {
-        // A replay that passes reproduces nothing: say so, as a failure.
-        let why =
-          outcome.divergence.map {
-            "the schedule diverged at choice \($0 + 1): the code or the test changed since it "
-              + "was recorded"
-          }
-          ?? "the code or the test changed, or the failure depended on something outside virtual "
-          + "time"
-        exploration.failure = ScheduleFailure(
-          schedule: 0, replay: replay!, departures: token!.departures.count, issues: [],
-          description: "the replay of \(replay!) passed: the failure it recorded did not happen "
-            + "again (\(why))")
+      if let token, let replay {
+        exploration.replayed = replay
+        exploration.replayFollowed = Self.followed(token, wholly: outcome.matchesWholly)
+        // A replay that followed its token and passed passes: a token kept in a test after the
+        // fix is a regression test. One that passed under another schedule proves nothing: say
+        // so, as a failure.
+        if let divergence = outcome.divergence {
+          exploration.failure = ScheduleFailure(
+            schedule: 0, replay: replay, departures: token.departures.count, issues: [],
+            description: "the replay of \(replay) passed, but not under its schedule: "
+              + "\(divergence) — the code or the test changed since it was recorded; explore "
+              + "again to try its orders")
+        }
       }
       return exploration
     }
@@ -209,11 +224,14 @@ enum ScheduleExploring {
     let departures = found.token.departures.count
     var lines: [String] = []
     if token != nil {
-      lines.append("the replayed schedule failed (\(found.token))")
-      if let divergence = found.divergence ?? schedule.divergence {
+      if let divergence = found.divergence {
         lines.append(
-          "the schedule diverged at choice \(divergence + 1): the code or the test changed since "
-            + "it was recorded")
+          "the replay of \(replay ?? "") failed, but not under its schedule: \(divergence) — the "
+            + "code or the test changed since it was recorded")
+      } else {
+        lines.append(
+          "the replayed schedule failed, following its token"
+            + Self.followed(token!, wholly: outcome.matchesWholly))
       }
     } else if found.schedule == 0 {
       lines.append("schedule 0 (FIFO, the usual order) failed (seed 0x\(String(seed, radix: 16)))")
@@ -254,6 +272,18 @@ enum ScheduleExploring {
     return ScheduleExploration(
       schedulesRun: outcome.schedulesRun, choicePoints: outcome.choicePoints,
       isExhaustive: outcome.isExhaustive, seed: seed, failure: failure)
+  }
+
+  /// How a replay that did not diverge followed `token`: choice for choice to the end, or through
+  /// its last departure, after which the run's choices differ from the recorded run's (a fix
+  /// changes what follows the order that failed).
+  private static func followed(_ token: ScheduleToken, wholly: Bool) -> String {
+    if wholly { return " choice for choice" }
+    guard let last = token.departures.last else {
+      return " (it has no departure from FIFO; the run's choices differ from the recorded ones)"
+    }
+    return " through its last departure, at choice \(last.point + 1) (the choices after it differ "
+      + "from the recorded run's)"
   }
 
   /// An issue as a line of a report: its place, then what it says.

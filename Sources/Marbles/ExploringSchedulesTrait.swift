@@ -5,7 +5,7 @@ public import Testing
 ///
 /// ```swift
 /// @Test(.exploringSchedules(200, seed: 42)) func twoWithdrawalsNeverOverdraw() async { … }
-/// @Test(.exploringSchedules(replay: "mrb1-9-3.1.2")) func twoWithdrawalsNeverOverdraw() async { … }
+/// @Test(.exploringSchedules(replay: "mrb2-c-alfk-0.t2.2.5unw")) func twoWithdrawalsNeverOverdraw() async { … }
 /// ```
 ///
 /// The test's body runs once per schedule, each time afresh, and the failing schedule is reported
@@ -53,7 +53,7 @@ extension Trait where Self == ExploringSchedulesTrait {
 
   /// Runs the test once, under the schedule a failure's token holds.
   ///
-  /// - Parameter replay: The token (`mrb1-…`) from the failure's report.
+  /// - Parameter replay: The token (`mrb2-…`) from the failure's report.
   /// - Returns: The trait.
   public static func exploringSchedules(replay: String) -> Self {
     ExploringSchedulesTrait(count: 1, seed: nil, replay: replay)

@@ -30,7 +30,7 @@ extension XCTestPathTests {
     XCTAssertTrue(report.contains("schedule 0 (FIFO) passes"), report)
     XCTAssertTrue(report.contains("marbles differ at frame 0"), report)
     XCTAssertTrue(report.contains("sends b"), report)
-    XCTAssertTrue(report.contains("replay it: @Test(.exploringSchedules(replay: \"mrb1-"), report)
+    XCTAssertTrue(report.contains("replay it: @Test(.exploringSchedules(replay: \"mrb2-"), report)
   }
 
   /// `MARBLES_SCHEDULES` raises every exploration's count, and `MARBLES_SCHEDULE_SEED` is the seed
@@ -80,7 +80,7 @@ final class ExploreSchedulesXCTAssertTests: XCTestCase {
     XCTAssertNotEqual(status, 0, output)
     XCTAssertTrue(output.contains("failed; schedule 0 (FIFO) passes"), output)
     XCTAssertTrue(output.contains("XCTAssertEqual failed"), output)
-    XCTAssertTrue(output.contains("replay it: @Test(.exploringSchedules(replay: \"mrb1-"), output)
+    XCTAssertTrue(output.contains("replay it: @Test(.exploringSchedules(replay: \"mrb2-"), output)
     XCTAssertTrue(output.contains("seed 0x5"), output)
   }
 

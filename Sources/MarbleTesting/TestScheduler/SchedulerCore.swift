@@ -42,14 +42,12 @@ package final class SchedulerCore: Scheduler {
     /// How many of `failures` an assertion library has already reported.
     var reportedFailures = 0
     /// Under an explored schedule, the pending wake-ups of sleeping tasks, by action id, with the
-    /// task each wakes: what a schedule may run before other actions of the same tick.
-    var wakeUps: [Int: UInt64] = [:]
+    /// task each wakes and its number in the run: what a schedule may run before other actions
+    /// of the same tick, and before ready jobs.
+    var wakeUps: [Int: (task: UInt64, ordinal: Int?)] = [:]
   }
 
   let state = Locked(State())
-  /// Whether an explored schedule's wake-up was ever scheduled here: until one is, the next job
-  /// is chosen without looking at the actions (read without the state lock).
-  private let hasWakeUps = Atomic(false)
   /// Runs the jobs of the tasks this scheduler drives.
   package let driver: TaskDriver
   /// The tasks started with `task(…)`.
@@ -203,9 +201,9 @@ package final class SchedulerCore: Scheduler {
     at time: Int, task: UInt64?, _ action: @escaping @Sendable () -> Void
   ) -> any Disposable {
     guard driver.schedule != nil, let task else { return enqueue(at: time, interval: nil, action) }
+    let ordinal = driver.runOrdinal(of: task)
     let handle = enqueue(at: time, interval: nil, action)
-    state.withLock { $0.wakeUps[handle.id] = task }
-    hasWakeUps.store(true, ordering: .releasing)
+    state.withLock { $0.wakeUps[handle.id] = (task, ordinal) }
     return handle
   }
 
@@ -290,21 +288,46 @@ package final class SchedulerCore: Scheduler {
     return ScheduledActionHandle(state: state, slot: slot, id: id)
   }
 
-  /// The live wake-ups due at the current tick, in their order.
-  private func dueWakeUps(in state: State) -> [(key: ActionHeap.Key, task: UInt64)] {
-    guard !state.wakeUps.isEmpty else { return [] }
-    return state.queue.pendingKeys.compactMap { key -> (key: ActionHeap.Key, task: UInt64)? in
-      guard key.time == state.now, !state.queue.slots[key.slot].isCancelled,
-        let task = state.wakeUps[state.queue.slots[key.slot].id]
-      else { return nil }
-      return (key, task)
-    }.sorted { $0.key.sequence < $1.key.sequence }
+  /// What an explored schedule may run before the ready jobs at the current tick: the live
+  /// wake-ups due now, in their order, then the first of the scheduler's own actions due now —
+  /// unless a harness action is due first (a recorder subscribes before anything else at its
+  /// tick), which is offered only with `offeringHarness` (when no job is ready). The scheduler's
+  /// actions keep their order among themselves: only the first is offered.
+  private func dueSteps(in state: State, offeringHarness: Bool = false)
+    -> [(key: ActionHeap.Key, candidate: ScheduleCandidate)]
+  {
+    guard let first = state.queue.firstTime, first <= state.now else { return [] }
+    var wakeUps: [(key: ActionHeap.Key, candidate: ScheduleCandidate)] = []
+    var own: ActionHeap.Key?
+    var harnessFirst = false
+    for key in state.queue.pendingKeys where key.time <= state.now {
+      let slot = state.queue.slots[key.slot]
+      guard !slot.isCancelled else { continue }
+      if let wakeUp = state.wakeUps[slot.id] {
+        wakeUps.append(
+          (
+            key,
+            ScheduleCandidate(
+              task: wakeUp.task, isMain: false,
+              identity: wakeUp.ordinal.map { .task($0) } ?? .action(slot.id))
+          ))
+      } else if own.map({ key.sequence < $0.sequence }) ?? true {
+        own = key
+        harnessFirst = key.sequence < 0
+      }
+    }
+    wakeUps.sort { $0.key.sequence < $1.key.sequence }
+    guard let own, !harnessFirst || offeringHarness else { return wakeUps }
+    let id = state.queue.slots[own.slot].id
+    return wakeUps + [(own, ScheduleCandidate(task: nil, isMain: false, identity: .action(id)))]
   }
 
   /// Takes the action `key` out of line to run it now, putting back the ones before it; `nil` if
   /// it was cancelled meanwhile. A one-shot action's slot is freed as it is taken out
   /// (`ActionHeap.startRunning`).
-  private func takeAction(_ key: ActionHeap.Key, in state: inout State) -> (@Sendable () -> Void)? {
+  private func takeAction(_ key: ActionHeap.Key, in state: inout State)
+    -> (key: ActionHeap.Key, body: @Sendable () -> Void)?
+  {
     var before: [ActionHeap.Key] = []
     var found: ActionHeap.Key?
     while state.queue.firstTime == key.time, let next = state.queue.popFirst() {
@@ -323,48 +346,8 @@ package final class SchedulerCore: Scheduler {
     }
     state.wakeUps[state.queue.slots[found.slot].id] = nil
     state.running = state.queue.lineage(of: found.slot)
-    return state.queue.startRunning(slot: &found.slot)
-  }
-
-  /// The choice among actions, under an explored schedule, when no job is ready (asked of the
-  /// driver's one choice point, `TaskDriver.choose`): of the actions due at `first`'s tick, the
-  /// wake-ups of sleeping tasks may run before the others — and before each other — while the
-  /// scheduler's own actions keep their order among themselves (only the first of them is a
-  /// candidate). Puts back every action not chosen, with its place in line.
-  private func chooseAction(
-    after first: ActionHeap.Key, by schedule: ScheduleRun, in state: inout State
-  ) -> ActionHeap.Key {
-    var due = [first]
-    while state.queue.firstTime == first.time, let next = state.queue.popFirst() {
-      if state.queue.slots[next.slot].isCancelled {
-        state.queue.free(next.slot)
-      } else {
-        due.append(next)
-      }
-    }
-    var candidates: [(key: ActionHeap.Key, task: UInt64?)] = []
-    var hasOwnAction = false
-    for key in due {
-      let id = state.queue.slots[key.slot].id
-      if let task = state.wakeUps[id] {
-        candidates.append((key, task))
-      } else if !hasOwnAction {
-        hasOwnAction = true
-        candidates.append((key, nil))
-      }
-    }
-    let chosen =
-      candidates.isEmpty
-      ? first
-      : candidates[
-        TaskDriver.choose(
-          candidates.map { ScheduleCandidate(task: $0.task, isMain: false) }, by: schedule)
-      ].key
-    for key in due where key.slot != chosen.slot {
-      state.queue.push(time: key.time, sequence: key.sequence, slot: key.slot)
-    }
-    state.wakeUps[state.queue.slots[chosen.slot].id] = nil
-    return chosen
+    let body = state.queue.startRunning(slot: &found.slot)
+    return (found, body)
   }
 
   // MARK: Running
@@ -421,31 +404,31 @@ package final class SchedulerCore: Scheduler {
     var isMainActorUnavailable = false
     // NB: the thread runs this scheduler's work from here on, so that the tasks created and the
     // continuations resumed by its actions and jobs are driven by it (see `TaskDriver`).
-    /// The next ready job; under an explored schedule, a wake-up due now may go first: it runs
-    /// here, and the choice is asked again.
+    /// The next ready job; under an explored schedule, a wake-up or the scheduler's first action
+    /// due now may go first: it runs here, and the choice is asked again.
     func nextJob() -> TaskDriver.ReadyJob? {
-      guard driver.schedule != nil, hasWakeUps.load(ordering: .acquiring) else {
-        return driver.takeReadyJob()
-      }
+      guard driver.schedule != nil else { return driver.takeReadyJob() }
       while true {
-        let due = state.withLock { dueWakeUps(in: $0) }
-        switch driver.takeNext(wakeUps: due.map(\.task)) {
+        let due = state.withLock { dueSteps(in: $0) }
+        guard !due.isEmpty else { return driver.takeReadyJob() }
+        switch driver.takeNext(due: due.map(\.candidate)) {
         case .job(let job): return job
-        case .wakeUp(let index):
-          // NB: taking the wake-up out freed its slot (a wake-up is a one-shot action); freeing
-          // it again here once put the slot on the free list twice, and two later actions shared
+        case .due(let index):
+          // NB: taking a wake-up out freed its slot (a wake-up is a one-shot action); freeing it
+          // again here once put the slot on the free list twice, and two later actions shared
           // it: one was lost.
           guard !reachedLimit() else {
-            // At the limit, the wake-up stays in line, and the run stops (choosing again would
+            // At the limit, the action stays in line, and the run stops (choosing again would
             // only choose again, without end).
             isAtStepLimit = true
             return nil
           }
-          guard let body = state.withLock({ takeAction(due[index].key, in: &$0) }) else {
+          guard let taken = state.withLock({ takeAction(due[index].key, in: &$0) }) else {
             continue
           }
-          body()
+          taken.body()
           actionsRun += 1
+          finishAction(taken.key)
         case nil: return nil
         }
       }
@@ -536,9 +519,15 @@ package final class SchedulerCore: Scheduler {
         state.queue.push(time: first.time, sequence: first.sequence, slot: first.slot)
         return .stepLimit
       }
-      var first = first
       if let schedule = driver.schedule, !state.wakeUps.isEmpty {
-        first = chooseAction(after: first, by: schedule, in: &state)
+        // The choice among actions when no job is ready: the wake-ups due now may run before the
+        // scheduler's first action — and before each other.
+        state.queue.push(time: first.time, sequence: first.sequence, slot: first.slot)
+        let due = dueSteps(in: state, offeringHarness: true)
+        let chosen =
+          due.isEmpty ? first : due[TaskDriver.choose(due.map(\.candidate), by: schedule)].key
+        guard let taken = takeAction(chosen, in: &state) else { continue }
+        return .run(taken.key, taken.body)
       }
       state.running = state.queue.lineage(of: first.slot)
       var key = first

@@ -55,57 +55,265 @@ import Testing
           first            ●               ●               ●           ●
           second      ●*               ●               ●           ●           ●       ●
           actor jobs           ●   ●           ●   ●           ●           ●       ●
-        replay it: @Test(.exploringSchedules(replay: "mrb1-c-0.1.2")), or \
-        exploreSchedules(replay: "mrb1-c-0.1.2")
+        replay it: @Test(.exploringSchedules(replay: "mrb2-c-alfk-0.t2.2.5unw")), or \
+        exploreSchedules(replay: "mrb2-c-alfk-0.t2.2.5unw")
         """
       ])
     #expect(exploration?.schedulesRun == 2)
     #expect(exploration?.failure?.schedule == 1)
     #expect(exploration?.failure?.departures == 1)
-    #expect(exploration?.failure?.replay == "mrb1-c-0.1.2")
+    #expect(exploration?.failure?.replay == "mrb2-c-alfk-0.t2.2.5unw")
     #expect(
       exploration?.failure?.issues == [
         "MarblesTests/FindingRacesTests.swift:34: Expectation failed: await account.balance >= 0"
       ])
   }
 
+  static let doubleSpend = "mrb2-c-alfk-0.t2.2.5unw"
+
   @Test func itsTokenReplaysTheFailureOneTimeOutOfOne() async {
+    let messages = Mutex<[String]>([])
     var exploration: ScheduleExploration?
     await withKnownIssue {
-      exploration = await exploreSchedules(replay: "mrb1-c-0.1.2") { await Self.twoWithdrawals() }
-    }
-    #expect(exploration?.schedulesRun == 1)
-    #expect(exploration?.failure?.departures == 1)
-  }
-
-  @Test func aChangedTestReplayedSaysWhereItDiverged() async {
-    let messages = Mutex<[String]>([])
-    await withKnownIssue {
-      // Recorded where three jobs could go first; this test has two there.
-      await exploreSchedules(replay: "mrb1-c-0.2.3") { await Self.twoWithdrawals() }
+      exploration = await exploreSchedules(replay: Self.doubleSpend) { await Self.twoWithdrawals() }
     } matching: { issue in
       messages.withLock { $0 += issue.comments.map(\.rawValue) }
       return true
     }
+    #expect(exploration?.schedulesRun == 1)
+    #expect(exploration?.failure?.departures == 1)
     #expect(
-      messages.withLock { $0 }.first?.contains(
-        "the schedule diverged at choice 1: the code or the test changed since it was recorded")
-        == true, "\(messages.withLock { $0 })")
+      messages.withLock { $0 }.first?.hasPrefix(
+        "the replayed schedule failed, following its token choice for choice\n") == true,
+      "\(messages.withLock { $0 })")
   }
 
-  @Test func aReplayThatPassesSaysSo() async {
+  /// What replays are checked against, each the first place a run differs from its token. On
+  /// 2026-11-28's `main` a token held only how many steps each departure had to choose from: a
+  /// replay on changed code followed another order silently, a forged token was accepted, and a
+  /// token whose choices were never reached "passed".
+  @Test(arguments: [
+    // Changed code: at the first choice the test now offers two steps, not three.
+    (
+      "mrb2-c-alfk-0.t2.3.5unw",
+      "the schedule diverged at choice 1: the token took task 2 there, of 3 steps that could go "
+        + "first; this run offered task 1, task 2"
+    ),
+    // Changed code: the same steps, but another task went first there.
+    (
+      "mrb2-c-alfk-0.t1.2.5unw",
+      "the schedule diverged at choice 1: the steps offered there, or the one taken, are not the "
+        + "token's"
+    ),
+    // A forged token: a departure at choice 1,295, where the test has 12.
+    (
+      "mrb2-zz-0-0.t2.2.5unw-zy.t1.2.0",
+      "the schedule diverged at choice 13: the run ended after 12 choice points, before the "
+        + "token's departure at choice 1295"
+    ),
+    // The choices before the departure are not the ones recorded.
+    (
+      "mrb2-c-alfk-0.t2.2.1",
+      "the schedule diverged at choice 1: the steps offered there, or the one taken, are not the "
+        + "token's"
+    ),
+    // The choices between two departures are not the ones recorded.
+    (
+      "mrb2-c-alfk-0.t2.2.5unw-5.t1.2.1",
+      "the schedule diverged at choice 6: the steps offered at one of choices 2 to 6, or the "
+        + "ones taken, are not the token's"
+    ),
+  ])
+  func aReplayThatDivergesSaysWhere(_ token: String, _ expected: String) async {
     let messages = Mutex<[String]>([])
     await withKnownIssue {
-      await exploreSchedules(replay: "mrb1-3") {}
+      await exploreSchedules(replay: token) { await Self.twoWithdrawals() }
+    } matching: { issue in
+      messages.withLock { $0 += issue.comments.map(\.rawValue) }
+      return true
+    }
+    let report = messages.withLock { $0 }.joined(separator: "\n")
+    #expect(report.contains(expected), "\(report)")
+    #expect(report.contains("the code or the test changed since it was recorded"), "\(report)")
+  }
+
+  /// A shorter run: the test now starts one task, and the token's choices are never reached.
+  @Test func aReplayOfARunThatEndsBeforeItsChoicesDivergesAndFails() async {
+    let messages = Mutex<[String]>([])
+    var exploration: ScheduleExploration?
+    await withKnownIssue {
+      exploration = await exploreSchedules(replay: Self.doubleSpend) {
+        let scheduler = TestScheduler()
+        let account = Account()
+        scheduler.task(name: "first") { await account.withdraw(80) }
+        scheduler.run()
+        #expect(await account.balance == 20)
+      }
+    } matching: { issue in
+      messages.withLock { $0 += issue.comments.map(\.rawValue) }
+      return true
+    }
+    #expect(exploration?.failure != nil)
+    #expect(
+      messages.withLock { $0 } == [
+        "the replay of \(Self.doubleSpend) passed, but not under its schedule: the schedule "
+          + "diverged at choice 1: the run ended after 0 choice points, before the token's "
+          + "departure at choice 1 — the code or the test changed since it was recorded; explore "
+          + "again to try its orders"
+      ])
+  }
+
+  /// The account, fixed: the balance is taken before the hop.
+  actor FixedAccount {
+    private(set) var balance = 100
+    func withdraw(_ amount: Int) async {
+      guard balance >= amount else { return }
+      balance -= amount
+      await FindingRacesTests.Account.audit()
+    }
+  }
+
+  /// The failure's token kept in the test after the fix: it follows its schedule, and passes.
+  @Test(.exploringSchedules(replay: FindingRacesTests.doubleSpend))
+  func aFixedBugsTokenStaysAsARegressionTest() async {
+    let scheduler = TestScheduler()
+    let account = FixedAccount()
+    scheduler.task(name: "first") { await account.withdraw(80) }
+    scheduler.task(name: "second") {
+      await Task.yield()
+      await Task.yield()
+      await account.withdraw(80)
+    }
+    scheduler.run()
+    #expect(await account.balance == 20)
+  }
+
+  @Test func aReplayThatFollowsItsTokenAndPassesPasses() async {
+    let exploration = await exploreSchedules(replay: Self.doubleSpend) {
+      let scheduler = TestScheduler()
+      let account = FixedAccount()
+      scheduler.task(name: "first") { await account.withdraw(80) }
+      scheduler.task(name: "second") {
+        await Task.yield()
+        await Task.yield()
+        await account.withdraw(80)
+      }
+      scheduler.run()
+      #expect(await account.balance == 20)
+    }
+    #expect(exploration.failure == nil)
+    // The fix changed what follows the departure: the second withdrawal now stops at its guard.
+    #expect(
+      exploration.description
+        == "the replay of \(Self.doubleSpend) followed its schedule through its last departure, "
+        + "at choice 1 (the choices after it differ from the recorded run's), and passed")
+  }
+
+  @Test func aReplayOfTheSameCodePassingIsFollowedChoiceForChoice() async {
+    // The token of a passing schedule of the account's test that departs from FIFO: the same code
+    // replays it to the end.
+    var token = ""
+    let found = await exploreSchedules(2, seed: 1) {
+      let scheduler = TestScheduler()
+      let account = FixedAccount()
+      scheduler.task(name: "first") { await account.withdraw(30) }
+      scheduler.task(name: "second") { await account.withdraw(30) }
+      scheduler.run()
+      #expect(await account.balance == 40)
+      if let run = ScheduleRun.current, !run.token.departures.isEmpty {
+        token = "\(run.token)"
+      }
+    }
+    #expect(found.failure == nil)
+    guard !token.isEmpty else {
+      Issue.record("no schedule departed from FIFO: \(found)")
+      return
+    }
+    let replayed = await exploreSchedules(replay: token) {
+      let scheduler = TestScheduler()
+      let account = FixedAccount()
+      scheduler.task(name: "first") { await account.withdraw(30) }
+      scheduler.task(name: "second") { await account.withdraw(30) }
+      scheduler.run()
+      #expect(await account.balance == 40)
+    }
+    #expect(
+      replayed.description
+        == "the replay of \(token) followed its schedule choice for choice, and passed")
+  }
+
+  @Test func aTokenOfAnEarlierMarblesIsRefused() async {
+    let messages = Mutex<[String]>([])
+    await withKnownIssue {
+      await exploreSchedules(replay: "mrb1-c-0.1.2") {}
     } matching: { issue in
       messages.withLock { $0 += issue.comments.map(\.rawValue) }
       return true
     }
     #expect(
       messages.withLock { $0 } == [
-        "the replay of mrb1-3 passed: the failure it recorded did not happen again (the code or "
-          + "the test changed, or the failure depended on something outside virtual time)"
+        "\"mrb1-c-0.1.2\" is not a replay token (it is a token of an earlier Marbles, which did "
+          + "not record who went first at each choice: explore again for a token that replays): "
+          + "nothing ran"
       ])
+  }
+
+  /// An editor whose save reads the draft, hops to the store, then writes it: a tap that discards
+  /// the draft while the save is in flight does not stop the write.
+  final class Editor: Sendable {
+    private let state = Mutex((draft: String?("hello"), discardedWhileSaving: false, saving: false))
+    actor Store {
+      private(set) var written: [String] = []
+      func write(_ text: String) { written.append(text) }
+    }
+    let store = Store()
+
+    func save() async {
+      guard
+        let draft = state.withLock({ state -> String? in
+          state.saving = true
+          return state.draft
+        })
+      else { return }
+      await store.write(draft)
+      state.withLock { $0.saving = false }
+    }
+
+    func discard() {
+      state.withLock { state in
+        if state.saving { state.discardedWhileSaving = true }
+        state.draft = nil
+      }
+    }
+
+    var discardedWhileSaving: Bool { state.withLock { $0.discardedWhileSaving } }
+  }
+
+  /// The tap written as a scheduler action at the tick the save runs: it races the save task's
+  /// jobs, and the order where it comes between them is found. (On 2026-11-28's `main` the
+  /// scheduler's actions ran only after every ready job of their tick: this exploration said
+  /// every schedule passes; written as a task, the tap was found at schedule 43.)
+  @Test func aTapScheduledAsAnActionRacesATasksJobs() async {
+    let messages = Mutex<[String]>([])
+    var exploration: ScheduleExploration?
+    await withKnownIssue {
+      exploration = await exploreSchedules(100, seed: 5) {
+        let scheduler = TestScheduler()
+        let editor = Editor()
+        scheduler.task(name: "save") { await editor.save() }
+        scheduler.schedule(at: 0) { editor.discard() }  // the tap
+        scheduler.run()
+        let written = await editor.store.written
+        #expect(!(editor.discardedWhileSaving && !written.isEmpty), "a discarded draft was saved")
+      }
+    } matching: { issue in
+      messages.withLock { $0 += issue.comments.map(\.rawValue) }
+      return true
+    }
+    #expect(exploration?.failure != nil)
+    #expect(exploration?.failure?.departures == 1)
+    let report = messages.withLock { $0 }.joined(separator: "\n")
+    #expect(report.contains("a discarded draft was saved"), "\(report)")
   }
 
   @Test func codeThatIsRightInEveryOrderPasses() async {

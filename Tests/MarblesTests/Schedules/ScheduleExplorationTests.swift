@@ -151,19 +151,34 @@ import Testing
 
   @Test func tokensReadBackAndRejectWhatIsNotOne() {
     let token = ScheduleToken(choices: [
-      .init(count: 2, chosen: 0), .init(count: 3, chosen: 2), .init(count: 40, chosen: 37),
+      .init(count: 2, chosen: 0, taken: .task(1), digest: 0x1234),
+      .init(count: 3, chosen: 2, taken: .task(3), digest: 0x2345),
+      .init(count: 40, chosen: 37, taken: .action(12), digest: 0xF_FFFF),
     ])
-    #expect(token.description == "mrb1-3-1.2.3-2.11.14")
-    #expect(ScheduleToken(token.description) == token)
-    #expect(ScheduleToken("mrb2-3") == nil)
-    #expect(ScheduleToken("mrb1-3-1.3.3") == nil)
+    #expect(token.description == "mrb2-3-mh33-1.t3.3.6yt-2.ac.14.mh33")
+    #expect(ScheduleToken(token.description)?.description == token.description)
+    #expect(
+      ScheduleToken(token.description)?.departures.map(\.choice.taken) == [.task(3), .action(12)])
+    // Tokens of an earlier Marbles, without identities; a departure past the choice points, out of
+    // order, among fewer than two, or naming no one; a digest past 20 bits.
+    for text in [
+      "mrb1-3-1.2.3", "mrb2-3-0-3.t1.2.0", "mrb2-3-0-2.t1.2.0-1.t1.2.0", "mrb2-3-0-1.t1.1.0",
+      "mrb2-3-0-1.x1.2.0", "mrb2-3-0-1.t1.2", "mrb2-3-zzzzz", "mrb2-3",
+    ] {
+      #expect(ScheduleToken(text) == nil, "\(text)")
+    }
   }
 
   @Test func aReplayWhoseChoicesAreNoLongerPossibleSaysWhere() async {
     // Recorded where three jobs were ready at the first choice; the program has two.
-    let token = ScheduleToken(choices: [.init(count: 3, chosen: 2)])
+    let token = ScheduleToken(choices: [.init(count: 3, chosen: 2, taken: .task(3), digest: 1)])
     let schedule = ScheduleRun(ReplayStrategy(token))
     _ = await Self.run(schedule) { await RaceBugs.named("double spend").program() }
-    #expect(schedule.divergence == 0)
+    #expect(schedule.divergence?.point == 0)
+    #expect(
+      schedule.divergence?.description.hasPrefix(
+        "the schedule diverged at choice 1: the token took task 3 there, of 3 steps that could "
+          + "go first; this run offered task ") == true,
+      "\(String(describing: schedule.divergence))")
   }
 }

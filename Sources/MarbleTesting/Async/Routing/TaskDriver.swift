@@ -33,6 +33,9 @@ package final class TaskDriver: TaskExecutor {
   struct ReadyJob: Sendable {
     let job: UnownedJob
     let target: Target
+    /// Its task's number in the run (``runOrdinal(of:)``), noted under an explored schedule only:
+    /// who the job is, for the choice point, the same in every run of the test.
+    var ordinal: Int? = nil
   }
 
   /// The ready jobs, in the order they became ready.
@@ -108,7 +111,22 @@ package final class TaskDriver: TaskExecutor {
   package init(stallTimeout: Duration, world: World?) {
     self.stallTimeout = stallTimeout
     self.world = world
+    numberedBefore = schedule == nil ? 0 : world?.numberedTasks ?? 0
     clock.setFrozenLimit(stallTimeout)
+  }
+
+  /// How many tasks the world had numbered when this driver was made: an explored schedule's
+  /// tasks are numbered from there, so that the same test numbers them alike in every run, in a
+  /// world that several runs share.
+  private let numberedBefore: Int
+
+  /// Task `id`'s number in this driver's run — creation order, from 1 — under an explored
+  /// schedule; `nil` without one, or for a task the world numbered before the driver was made.
+  func runOrdinal(of id: UInt64) -> Int? {
+    guard schedule != nil, let ordinal = world?.ordinal(of: id), ordinal > numberedBefore else {
+      return nil
+    }
+    return ordinal - numberedBefore
   }
 
   /// The engine of the scheduler this driver belongs to, if it still exists.
@@ -150,14 +168,16 @@ package final class TaskDriver: TaskExecutor {
       endStandardSleepEarly(of: job)
     }
     let isContinued = continuesTheRunningStep(job, on: target)
+    let ordinal = schedule == nil ? nil : Jobs.taskID(of: job).flatMap { runOrdinal(of: $0) }
     let isAbandoned = ready.withLock { ready -> Bool in
       // NB: read under the ready lock, which a give-up holds while it sets the flag and empties
       // the queue, so that no job is left behind.
       guard !self.isAbandoned.load(ordering: .acquiring) else { return true }
+      let readyJob = ReadyJob(job: job, target: target, ordinal: ordinal)
       if isContinued {
-        ready.pushFirst(ReadyJob(job: job, target: target))
+        ready.pushFirst(readyJob)
       } else {
-        ready.append(ReadyJob(job: job, target: target))
+        ready.append(readyJob)
       }
       readyCount.add(1, ordering: .releasing)
       return false

@@ -19,8 +19,6 @@ package struct BoundedExhaustive: Sendable {
 
   /// A replay of `departures`: the strategy the enumeration runs each schedule with.
   static func strategy(_ departures: [ScheduleToken.Departure]) -> ReplayStrategy {
-    var token = ScheduleToken(choices: [])
-    token.departures = departures
-    return ReplayStrategy(token)
+    ReplayStrategy(departures: departures)
   }
 }

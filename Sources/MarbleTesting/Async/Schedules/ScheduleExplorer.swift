@@ -17,8 +17,11 @@ package enum ScheduleExplorer {
     package var seed: UInt64
     /// The schedule that failed, if one did.
     package var failure: Failure?
-    /// For a replay: where its choices stopped matching the run, if they did.
-    package var divergence: Int? = nil
+    /// For a replay: where the run stopped following its token, if it did.
+    package var divergence: ReplayStrategy.Divergence? = nil
+    /// For a replay: whether the run matched its token's run to the end, after its last departure
+    /// too.
+    package var matchesWholly = false
     /// Whether every schedule of the test ran: the tree of its choices was run whole.
     package var isExhaustive = false
     /// How many departures from FIFO every schedule within which ran (0: none beyond FIFO).
@@ -33,8 +36,8 @@ package enum ScheduleExplorer {
     package var strategy: String
     /// Its choices, shrunk: run them again with a ``ReplayStrategy``.
     package var token: ScheduleToken
-    /// Where a replay's choices stopped matching the run, if they did.
-    package var divergence: Int?
+    /// For a replay: where the run stopped matching its token, if it did.
+    package var divergence: ReplayStrategy.Divergence?
     /// Whether the shrinking stopped at its time budget, before it had tried every smaller
     /// schedule: the token may have more departures than the failure needs.
     package var isShrinkingCut = false
@@ -64,14 +67,14 @@ package enum ScheduleExplorer {
     if let replay {
       let schedule = ScheduleRun(ReplayStrategy(replay))
       let passed = await run(schedule)
+      let divergence = schedule.divergence
       return Outcome(
         schedulesRun: 1, choicePoints: schedule.choices.count, seed: seed,
         failure: passed
           ? nil
           : Failure(
-            schedule: 0, strategy: "replay", token: schedule.token,
-            divergence: schedule.divergence),
-        divergence: schedule.divergence)
+            schedule: 0, strategy: "replay", token: schedule.token, divergence: divergence),
+        divergence: divergence, matchesWholly: schedule.matchesItsTokenWholly)
     }
     var outcome = Outcome(schedulesRun: 0, choicePoints: 0, seed: seed, failure: nil)
     // Schedule 0 (FIFO), then — when every schedule within two departures fits in the count —

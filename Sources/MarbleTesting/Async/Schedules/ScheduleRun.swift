@@ -6,19 +6,29 @@ import Synchronization
 /// around the test's body) asks it at each choice point of its driver.
 ///
 /// What a schedule may reorder — and what keeps its order — is decided where the choice is made,
-/// in ``TaskDriver``: jobs of different tasks bound for the generic executor, and the first job
-/// bound for the main actor against them; jobs bound for the main actor keep their order among
-/// themselves (a serial executor's queue), and a choice is counted only where two or more jobs
-/// may go first.
+/// in ``TaskDriver`` and ``SchedulerCore``: jobs of different tasks bound for the generic
+/// executor, the first job bound for the main actor, the wake-ups due now and the scheduler's first
+/// action due now against them; jobs bound for the main actor keep their order among themselves (a
+/// serial executor's queue), as do the scheduler's actions, and a choice is counted only where two
+/// or more steps may go first.
 package final class ScheduleRun: Sendable {
-  /// One choice: how many jobs could go first, and which one did (0 is FIFO's).
+  /// One choice: how many steps could go first, which one did (0 is FIFO's) and who it was, and
+  /// the digest of every choice of the run up to this one.
   package struct Choice: Sendable, Equatable {
     package var count: Int
     package var chosen: Int
+    /// Who went first: `nil` in the departures an enumeration builds, which pick by place.
+    package var taken: ScheduleCandidate.Identity?
+    /// ``ScheduleToken/digest(_:candidates:taken:)`` of the run's choices up to this one.
+    package var digest: UInt32
 
-    package init(count: Int, chosen: Int) {
+    package init(
+      count: Int, chosen: Int, taken: ScheduleCandidate.Identity? = nil, digest: UInt32 = 0
+    ) {
       self.count = count
       self.chosen = chosen
+      self.taken = taken
+      self.digest = digest
     }
   }
 
@@ -70,7 +80,11 @@ package final class ScheduleRun: Sendable {
   func choose(among candidates: [ScheduleCandidate]) -> Int {
     state.withLock { state in
       let chosen = min(max(0, state.strategy.choose(among: candidates)), candidates.count - 1)
-      state.choices.append(Choice(count: candidates.count, chosen: chosen))
+      let taken = candidates[chosen].identity
+      let digest = ScheduleToken.digest(
+        state.choices.last?.digest ?? 0, candidates: candidates, taken: taken)
+      state.choices.append(
+        Choice(count: candidates.count, chosen: chosen, taken: taken, digest: digest))
       state.pendingDeparture = chosen != 0
       return chosen
     }
@@ -131,9 +145,19 @@ package final class ScheduleRun: Sendable {
     state.withLock { $0.choices }
   }
 
-  /// Where a replay's recorded choices stopped matching the run, if they did.
-  package var divergence: Int? {
-    state.withLock { ($0.strategy as? ReplayStrategy)?.divergence }
+  /// Where a replay's run stopped following its token, if it did — asked once the run is over,
+  /// so that a run that ended before the token's departures were reached says so too.
+  package var divergence: ReplayStrategy.Divergence? {
+    state.withLock { state in
+      (state.strategy as? ReplayStrategy)?.divergence(afterRunOf: state.choices)
+    }
+  }
+
+  /// Whether a replay's run matched its token's run to the end, past its last departure too.
+  package var matchesItsTokenWholly: Bool {
+    state.withLock { state in
+      (state.strategy as? ReplayStrategy)?.matchesWholly(state.choices) ?? false
+    }
   }
 
   /// The choices as a token a replay runs again.
@@ -142,47 +166,95 @@ package final class ScheduleRun: Sendable {
   }
 }
 
-/// The choices of one schedule, as a text a test can hold: `mrb1-` then the number of choice
-/// points and each departure from FIFO as `point.chosen.count`, in base 36.
+/// The choices of one schedule, as a text a test can hold: `mrb2-`, the number of choice points,
+/// the digest of them all, then each departure from FIFO as `point.who.count.digest` — where it
+/// is, who went first there (``ScheduleCandidate/Identity/code``), among how many, and the digest
+/// of the choices up to it — numbers in base 36. A replay follows it by identity, and says where
+/// a run stops matching it (``ReplayStrategy``).
 package struct ScheduleToken: Sendable, Equatable, CustomStringConvertible {
   /// A choice that was not FIFO's, at choice point `point`.
   package struct Departure: Sendable, Equatable {
     package var point: Int
     package var choice: ScheduleRun.Choice
+
+    package init(point: Int, choice: ScheduleRun.Choice) {
+      self.point = point
+      self.choice = choice
+    }
   }
 
   package var choicePoints: Int
+  /// The digest of every choice of the run (0 for a run without any).
+  package var digest: UInt32
   package var departures: [Departure]
 
   package init(choices: [ScheduleRun.Choice]) {
     choicePoints = choices.count
+    digest = choices.last?.digest ?? 0
     departures = choices.enumerated().compactMap { point, choice in
       choice.chosen == 0 ? nil : Departure(point: point, choice: choice)
     }
   }
 
+  /// The digest of one more choice after the ones `previous` digests: how many candidates were
+  /// offered and the first ``digestedCandidates`` of them, in order, and who was taken — 20 bits,
+  /// four digits in base 36. (A choice among thousands of ready jobs is made once per job: reading
+  /// them all made such a run quadratic twice over.)
+  static func digest(
+    _ previous: UInt32, candidates: [ScheduleCandidate], taken: ScheduleCandidate.Identity
+  ) -> UInt32 {
+    var hash = 0x9E37_79B9_7F4A_7C15 ^ UInt64(previous) ^ UInt64(candidates.count) << 32
+    func mix(_ identity: ScheduleCandidate.Identity, tag: UInt64 = 0) {
+      let (kind, number): (UInt64, Int) =
+        switch identity {
+        case .task(let number): (1, number)
+        case .action(let number): (2, number)
+        case .job(let number): (3, number)
+        }
+      hash = (hash ^ (UInt64(bitPattern: Int64(number)) << 3 | kind | tag)) &* 0xBF58_476D_1CE4_E5B9
+      hash ^= hash >> 31
+    }
+    for candidate in candidates.prefix(digestedCandidates) { mix(candidate.identity) }
+    mix(taken, tag: 4)
+    return UInt32(truncatingIfNeeded: (hash ^ (hash >> 20) ^ (hash >> 40)) & 0xF_FFFF)
+  }
+
+  /// How many of a choice's candidates its digest reads (with their count).
+  static let digestedCandidates = 64
+
   /// Reads a token written by ``description``; `nil` if `text` is not one.
   package init?(_ text: String) {
-    guard text.hasPrefix("mrb1-") else { return nil }
+    guard text.hasPrefix("mrb2-") else { return nil }
     let parts = text.dropFirst(5).split(separator: "-", omittingEmptySubsequences: false)
-    guard let first = parts.first, let points = Int(first, radix: 36) else { return nil }
+    guard parts.count >= 2, let points = Int(parts[0], radix: 36), points >= 0,
+      let digest = UInt32(parts[1], radix: 36), digest <= 0xF_FFFF
+    else { return nil }
     choicePoints = points
+    self.digest = digest
     var departures: [Departure] = []
-    for part in parts.dropFirst() {
-      let numbers = part.split(separator: ".").compactMap { Int($0, radix: 36) }
-      guard numbers.count == 3, numbers[1] > 0, numbers[1] < numbers[2] else { return nil }
+    for part in parts.dropFirst(2) {
+      let fields = part.split(separator: ".", omittingEmptySubsequences: false)
+      guard fields.count == 4, let point = Int(fields[0], radix: 36),
+        let taken = ScheduleCandidate.Identity(code: fields[1]),
+        let count = Int(fields[2], radix: 36), count >= 2,
+        let digest = UInt32(fields[3], radix: 36), digest <= 0xF_FFFF,
+        (departures.last?.point ?? -1) < point, point < points
+      else { return nil }
       departures.append(
         Departure(
-          point: numbers[0], choice: ScheduleRun.Choice(count: numbers[2], chosen: numbers[1])))
+          point: point,
+          choice: ScheduleRun.Choice(count: count, chosen: 1, taken: taken, digest: digest)))
     }
     self.departures = departures
   }
 
   package var description: String {
-    (["mrb1", String(choicePoints, radix: 36)]
-      + departures.map {
-        [$0.point, $0.choice.chosen, $0.choice.count].map { String($0, radix: 36) }
-          .joined(separator: ".")
+    (["mrb2", String(choicePoints, radix: 36), String(digest, radix: 36)]
+      + departures.map { departure in
+        [
+          String(departure.point, radix: 36), departure.choice.taken?.code ?? "?",
+          String(departure.choice.count, radix: 36), String(departure.choice.digest, radix: 36),
+        ].joined(separator: ".")
       }).joined(separator: "-")
   }
 }

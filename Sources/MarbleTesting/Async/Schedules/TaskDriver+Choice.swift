@@ -3,9 +3,9 @@ import Synchronization
 
 extension TaskDriver {
   /// The choice point: every decision of an explored schedule is asked here, of `candidates` in the
-  /// order FIFO would run them (so 0 is FIFO's pick) — ready jobs, the wake-ups of sleeping tasks
-  /// due now, the first of the scheduler's own actions due now — and it returns the index of the
-  /// one to run. With fewer than two there is no choice, and none is counted.
+  /// order FIFO would run them (so 0 is FIFO's pick) — ready jobs, then the wake-ups of sleeping
+  /// tasks due now, then the first of the scheduler's own actions due now — and it returns the
+  /// index of the one to run. With fewer than two there is no choice, and none is counted.
   static func choose(_ candidates: [ScheduleCandidate], by schedule: ScheduleRun) -> Int {
     candidates.count > 1 ? schedule.choose(among: candidates) : 0
   }
@@ -22,6 +22,7 @@ extension TaskDriver {
     offsets.reserveCapacity(ready.count)
     candidates.reserveCapacity(ready.count)
     var hasMain = false
+    var unnumbered = 0
     for offset in 0..<ready.count {
       let job = ready[offset: offset]
       let isMain = job.target == .main
@@ -30,7 +31,15 @@ extension TaskDriver {
         hasMain = true
       }
       offsets.append(offset)
-      candidates.append(ScheduleCandidate(task: Jobs.taskID(of: job.job), isMain: isMain))
+      let identity: ScheduleCandidate.Identity
+      if let ordinal = job.ordinal {
+        identity = .task(ordinal)
+      } else {
+        identity = .job(unnumbered)
+        unnumbered += 1
+      }
+      candidates.append(
+        ScheduleCandidate(task: Jobs.taskID(of: job.job), isMain: isMain, identity: identity))
     }
     return (offsets, candidates)
   }
@@ -42,26 +51,25 @@ extension TaskDriver {
     return offsets[choose(candidates, by: schedule)]
   }
 
-  /// What runs next under an explored schedule: a ready job, or one of the wake-ups due now.
+  /// What runs next under an explored schedule: a ready job, or one of the steps due now.
   enum Next {
     case job(ReadyJob)
-    case wakeUp(Int)
+    case due(Int)
   }
 
-  /// The choice point with the wake-ups due at the current tick among the candidates: a wake-up
-  /// can come between two jobs of another task. `nil` when no job is ready (the wake-ups then
-  /// wait for the drain's pick among actions).
-  func takeNext(wakeUps: [UInt64]) -> Next? {
+  /// The choice point with the steps due at the current tick among the candidates — wake-ups and
+  /// the scheduler's first action: one can come between two jobs of another task. `nil` when no
+  /// job is ready (the steps due then wait for the drain's pick among actions).
+  func takeNext(due: [ScheduleCandidate]) -> Next? {
     guard readyJobCount > 0 else { return nil }
-    guard let schedule, !wakeUps.isEmpty else { return takeReadyJob().map(Next.job) }
+    guard let schedule, !due.isEmpty else { return takeReadyJob().map(Next.job) }
     let next = readyQueue { ready -> Next? in
       guard ready.count > 0 else { return nil }
       let (offsets, candidates) = Self.jobCandidates(in: ready)
-      // Jobs first, then the wake-ups.
+      // Jobs first, then the steps due.
       let jobs = candidates.count
-      let chosen = Self.choose(
-        candidates + wakeUps.map { ScheduleCandidate(task: $0, isMain: false) }, by: schedule)
-      if chosen >= jobs { return .wakeUp(chosen - jobs) }
+      let chosen = Self.choose(candidates + due, by: schedule)
+      if chosen >= jobs { return .due(chosen - jobs) }
       return .job(ready.remove(atOffset: offsets[chosen]))
     }
     if case .job(let job) = next {

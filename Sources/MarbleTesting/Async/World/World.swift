@@ -330,6 +330,11 @@ package final class World: @unchecked Sendable {
     state.withLock { $0.ordinals[id] }
   }
 
+  /// How many tasks the world has numbered so far.
+  var numberedTasks: Int {
+    state.withLock { $0.numbered }
+  }
+
   /// Forgets task `id`'s number: the task has ended (its number is never given again).
   func forgetNumber(of id: UInt64) {
     state.withLock { _ = $0.ordinals.removeValue(forKey: id) }
