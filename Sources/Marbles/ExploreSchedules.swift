@@ -138,6 +138,14 @@ enum ScheduleExploring {
     _ count: Int, seed: UInt64?, replay: String?,
     isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Void
   ) async -> ScheduleExploration {
+    // The whole exploration — the failing schedule's last run too — in the process's turn.
+    await ExplorationTurns.inTurn { await explore(count, seed: seed, replay: replay, inTurn: body) }
+  }
+
+  private static func explore(
+    _ count: Int, seed: UInt64?, replay: String?,
+    isolation: isolated (any Actor)? = #isolation, inTurn body: () async throws -> Void
+  ) async -> ScheduleExploration {
     let environment = Environment.current
     // NB: in XCTest, the watcher hears the assertions that fail in a schedule.
     if Test.current == nil, XCTestWatcher.mayRunXCTest { _ = XCTestWatcher.shared }

@@ -465,7 +465,11 @@ package final class SchedulerCore: Scheduler {
         let next = state.withLock { state -> NextAction? in
           takeNextAction(through: limit, atLimit: atLimit, in: &state)
         }
-        guard let next else { break }
+        guard let next else {
+          // Nothing left here — unless a task of this scheduler waits for an actor elsewhere.
+          if driver.awaitsWorkInFlightElsewhere() { continue }
+          break
+        }
         guard case .run(let key, let body) = next else {
           isAtStepLimit = true
           break

@@ -475,6 +475,42 @@ package final class TaskDriver: TaskExecutor {
     }
   }
 
+  /// Waits, in real time, while a task of this driver waits its turn on an actor that runs work
+  /// outside the drain — an actor instance another test shares, whose queue that test's drain
+  /// runs — and while such a task then runs there, until one of its jobs is ready again, nothing
+  /// of it is in flight, or ``stallTimeout`` passes: a drain must not end while its own work is
+  /// under way elsewhere (a test that shares an actor with the tests beside it saw its tasks
+  /// unfinished when `run()` returned, and its schedule 0 fail).
+  ///
+  /// - Returns: Whether a job is ready.
+  func awaitsWorkInFlightElsewhere() -> Bool {
+    guard world != nil else { return false }
+    let deadline = SchedulerCore.realNanoseconds() &+ stallTimeout.saturatingNanoseconds
+    var pause = Duration.microseconds(10)
+    /// The tasks seen waiting for an actor: while one then runs, it is still in flight.
+    var queued: Set<UInt64> = []
+    while readyJobCount == 0 {
+      let isInFlight = Registry.shared.withLock { registry in
+        var isInFlight = false
+        for owned in registry.tasks(of: self) {
+          let status = Jobs.status(of: owned.task)
+          if status.isComplete { continue }
+          if status.isEnqueued, status.dependency == .executor {
+            queued.insert(owned.id)
+            isInFlight = true
+          } else if status.isRunning, queued.contains(owned.id) {
+            isInFlight = true
+          }
+        }
+        return isInFlight
+      }
+      guard isInFlight, SchedulerCore.realNanoseconds() < deadline else { break }
+      Platform.sleep(pause)
+      pause = min(pause * 2, .milliseconds(1))
+    }
+    return readyJobCount > 0
+  }
+
   /// Forgets task `id` if it completed: its last job ran.
   func forgetIfComplete(_ id: UInt64?) {
     guard let id else { return }

@@ -64,6 +64,18 @@ package enum ScheduleExplorer {
     shrinkingBudget: Duration = shrinkingTimeBudget,
     isolation: isolated (any Actor)? = #isolation, _ run: (ScheduleRun) async -> Bool
   ) async -> Outcome {
+    await ExplorationTurns.inTurn {
+      await explore(
+        count: count, seed: seed, replay: replay, shrinkingBudget: shrinkingBudget, inTurn: run)
+    }
+  }
+
+  /// ``explore(count:seed:replay:shrinkingBudget:isolation:_:)`` in the process's exploration
+  /// turn.
+  private static func explore(
+    count: Int, seed: UInt64, replay: ScheduleToken?, shrinkingBudget: Duration,
+    isolation: isolated (any Actor)? = #isolation, inTurn run: (ScheduleRun) async -> Bool
+  ) async -> Outcome {
     if let replay {
       let schedule = ScheduleRun(ReplayStrategy(replay))
       let passed = await run(schedule)

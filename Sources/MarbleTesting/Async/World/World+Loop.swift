@@ -322,6 +322,7 @@ extension World {
     let grace = outside.isEmpty ? min(top.stallTimeout, World.deadlockGrace) : top.stallTimeout
     while !waitForArrivals(upTo: grace) {
       guard isOpen else { return }
+      if isWaitingForATurn { continue }
       // A task outside the world that its work awaits, ready or running, makes progress.
       if outside.isEmpty || !isAwaitedOutsideWorkRunnable() {
         let report = outside.isEmpty ? deadlockReport(top: top) : outsideReport(top: top, outside)

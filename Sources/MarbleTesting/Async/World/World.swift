@@ -116,6 +116,10 @@ package final class World: @unchecked Sendable {
     var ordinals: [UInt64: Int] = [:]
     /// How many tasks the world has numbered (the last ordinal given).
     var numbered = 0
+    /// How many of the world's waits are for the process's exploration turn
+    /// (``ExplorationTurns``): another test's exploration, outside the world, which is neither a
+    /// deadlock nor a stall.
+    var turnWaits = 0
   }
 
   private init(root: Root, rootTask: MarblesJobRef?, opening: Opening) {
@@ -328,6 +332,23 @@ package final class World: @unchecked Sendable {
   /// Task `id`'s number in the world, if it has one.
   func ordinal(of id: UInt64) -> Int? {
     state.withLock { $0.ordinals[id] }
+  }
+
+  /// A wait for the process's exploration turn begins: until it ends, the world waits for it as
+  /// long as it takes.
+  func beginsWaitingForATurn() {
+    state.withLock { $0.turnWaits += 1 }
+  }
+
+  /// A wait for the exploration turn ended.
+  func endsWaitingForATurn() {
+    state.withLock { $0.turnWaits -= 1 }
+    wake()
+  }
+
+  /// Whether the world waits for the exploration turn.
+  var isWaitingForATurn: Bool {
+    state.withLock { $0.turnWaits > 0 }
   }
 
   /// How many tasks the world has numbered so far.
