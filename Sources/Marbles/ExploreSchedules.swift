@@ -29,17 +29,17 @@ public struct ScheduleExploration: Sendable, CustomStringConvertible {
   public var failure: ScheduleFailure?
   /// How many departures from FIFO every schedule within which ran.
   var departuresCovered = 0
-  /// The token a replay followed, when the exploration was one.
-  var replayed: String? = nil
-  /// How a replay that followed its token did so: to the end, or through its last departure.
-  var replayFollowed = ""
+  /// When the exploration was a replay: its token, and how the run followed it — to the end, or
+  /// through its last departure.
+  var replayed: (token: String, howFollowed: String)? = nil
 
   /// "every schedule passes: all 2 of them ran (…)", "every schedule within 2 departures from
   /// FIFO passes (100 schedules in all, …)", "100 schedules pass (…)", or the failure's report.
   public var description: String {
     if let failure { return failure.description }
     if let replayed {
-      return "the replay of \(replayed) followed its schedule\(replayFollowed), and passed"
+      return "the replay of \(replayed.token) followed its schedule\(replayed.howFollowed), and "
+        + "passed"
     }
     let seedText = "seed 0x\(String(seed, radix: 16))"
     if isExhaustive {
@@ -211,8 +211,7 @@ enum ScheduleExploring {
         isExhaustive: outcome.isExhaustive, seed: seed, failure: nil,
         departuresCovered: outcome.departuresCovered)
       if let token, let replay {
-        exploration.replayed = replay
-        exploration.replayFollowed = Self.followed(token, wholly: outcome.matchesWholly)
+        exploration.replayed = (replay, Self.followed(token, wholly: outcome.matchesWholly))
         // A replay that followed its token and passed passes: a token kept in a test after the
         // fix is a regression test. One that passed under another schedule proves nothing: say
         // so, as a failure.
@@ -231,15 +230,15 @@ enum ScheduleExploring {
     let issues = await run(schedule)
     let departures = found.token.departures.count
     var lines: [String] = []
-    if token != nil {
+    if let token, let replay {
       if let divergence = found.divergence {
         lines.append(
-          "the replay of \(replay ?? "") failed, but not under its schedule: \(divergence) — the "
+          "the replay of \(replay) failed, but not under its schedule: \(divergence) — the "
             + "code or the test changed since it was recorded")
       } else {
         lines.append(
           "the replayed schedule failed, following its token"
-            + Self.followed(token!, wholly: outcome.matchesWholly))
+            + Self.followed(token, wholly: outcome.matchesWholly))
       }
     } else if found.schedule == 0 {
       lines.append("schedule 0 (FIFO, the usual order) failed (seed 0x\(String(seed, radix: 16)))")

@@ -13,6 +13,25 @@ public func runTool(
   try await offThePool { try runToolBlocking(arguments, environment: environment) }
 }
 
+/// Runs this test binary again, in a process of its own: the Swift Testing tests `filter`
+/// matches, with `arguments` after it (`--skip`, say) — for a test that needs a process to itself
+/// (one that opens the process's first world, or checks what a whole run left in place) or
+/// several processes at once (record mode's cross-process journal).
+///
+/// - Parameters:
+///   - filter: The `--filter` pattern.
+///   - arguments: More arguments for the test runner.
+///   - environment: Variables to set for it, on top of this process's (the fixtures the child
+///     runs do nothing without theirs).
+public func runTestsInAChildProcess(
+  filter: String, _ arguments: [String] = [], environment: [String: String]
+) async throws -> (status: Int32, output: String) {
+  try await runTool(
+    [CommandLine.arguments[0], "--testing-library", "swift-testing", "--filter", filter]
+      + arguments,
+    environment: environment)
+}
+
 /// ``runTool(_:environment:)`` on this thread: for XCTest's test methods, which run on the main
 /// thread, outside the cooperative pool.
 public func runToolBlocking(

@@ -38,11 +38,8 @@ import Testing
       let runs = try await withThrowingTaskGroup(of: (Int32, String).self) { group in
         for k in 0..<Self.processes {
           group.addTask {
-            try await runTool(
-              [
-                CommandLine.arguments[0], "--testing-library", "swift-testing", "--filter",
-                "RecordingProcessesTests/recordsItsSection",
-              ],
+            try await runTestsInAChildProcess(
+              filter: "RecordingProcessesTests/recordsItsSection",
               environment: ["MARBLES_RECORDING_SECTION": "\(k)", "MARBLES_RECORDING_FILE": file])
           }
         }

@@ -173,9 +173,8 @@ import Testing
     }
   }
 
-  /// The failure's token kept in the test after the fix: it follows its schedule, and passes.
-  @Test(.exploringSchedules(replay: FindingRacesTests.doubleSpend))
-  func aFixedBugsTokenStaysAsARegressionTest() async {
+  /// ``twoWithdrawals()`` from the fixed account.
+  static func twoWithdrawalsFromTheFixedAccount() async {
     let scheduler = TestScheduler()
     let account = FixedAccount()
     scheduler.task(name: "first") { await account.withdraw(80) }
@@ -188,18 +187,15 @@ import Testing
     #expect(await account.balance == 20)
   }
 
+  /// The failure's token kept in the test after the fix: it follows its schedule, and passes.
+  @Test(.exploringSchedules(replay: FindingRacesTests.doubleSpend))
+  func aFixedBugsTokenStaysAsARegressionTest() async {
+    await Self.twoWithdrawalsFromTheFixedAccount()
+  }
+
   @Test func aReplayThatFollowsItsTokenAndPassesPasses() async {
     let exploration = await exploreSchedules(replay: Self.doubleSpend) {
-      let scheduler = TestScheduler()
-      let account = FixedAccount()
-      scheduler.task(name: "first") { await account.withdraw(80) }
-      scheduler.task(name: "second") {
-        await Task.yield()
-        await Task.yield()
-        await account.withdraw(80)
-      }
-      scheduler.run()
-      #expect(await account.balance == 20)
+      await Self.twoWithdrawalsFromTheFixedAccount()
     }
     #expect(exploration.failure == nil)
     // The fix changed what follows the departure: the second withdrawal now stops at its guard.
@@ -213,13 +209,17 @@ import Testing
     // The token of a passing schedule of the account's test that departs from FIFO: the same code
     // replays it to the end.
     var token = ""
-    let found = await exploreSchedules(2, seed: 1) {
+    /// Two withdrawals the fixed account can pay both of, in any order.
+    func twoSmallWithdrawals() async {
       let scheduler = TestScheduler()
       let account = FixedAccount()
       scheduler.task(name: "first") { await account.withdraw(30) }
       scheduler.task(name: "second") { await account.withdraw(30) }
       scheduler.run()
       #expect(await account.balance == 40)
+    }
+    let found = await exploreSchedules(2, seed: 1) {
+      await twoSmallWithdrawals()
       if let run = ScheduleRun.current, !run.token.departures.isEmpty {
         token = "\(run.token)"
       }
@@ -229,14 +229,7 @@ import Testing
       Issue.record("no schedule departed from FIFO: \(found)")
       return
     }
-    let replayed = await exploreSchedules(replay: token) {
-      let scheduler = TestScheduler()
-      let account = FixedAccount()
-      scheduler.task(name: "first") { await account.withdraw(30) }
-      scheduler.task(name: "second") { await account.withdraw(30) }
-      scheduler.run()
-      #expect(await account.balance == 40)
-    }
+    let replayed = await exploreSchedules(replay: token) { await twoSmallWithdrawals() }
     #expect(
       replayed.description
         == "the replay of \(token) followed its schedule choice for choice, and passed")

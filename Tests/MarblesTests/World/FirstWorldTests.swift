@@ -12,15 +12,9 @@ import Testing
 /// caller (in a full run another test had opened a world first, and it passed).
 @Suite struct FirstWorldTests {
   @Test func aTaskImmediateInTheJobThatOpensTheFirstWorldStartsAtOnce() async throws {
-    let output = try await offThePool {
-      try runToolBlocking(
-        [
-          CommandLine.arguments[0], "--testing-library", "swift-testing", "--filter",
-          "FirstWorldFixture",
-        ],
-        environment: ["MARBLES_FIRST_WORLD_CHILD": "1"]
-      ).output
-    }
+    let output = try await runTestsInAChildProcess(
+      filter: "FirstWorldFixture", environment: ["MARBLES_FIRST_WORLD_CHILD": "1"]
+    ).output
     #expect(output.contains("no world was open before"), "\(output.suffix(3000))")
     #expect(
       output.contains("Test run with 1 test in 1 suite passed"), "\(output.suffix(3000))")

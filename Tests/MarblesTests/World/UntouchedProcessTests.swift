@@ -12,18 +12,13 @@ import Testing
 /// process loaded.
 @Suite struct UntouchedProcessTests {
   @Test func aRunOfTestsThatOpenNoWorldLeavesTheRuntimeAsItWas() async throws {
-    let output = try await offThePool {
-      try runToolBlocking(
-        [
-          CommandLine.arguments[0], "--testing-library", "swift-testing", "--filter",
-          "^SignalsTests\\.|UntouchedProcessFixture",
-          // The reactive core's stress tests take half a minute of both cores, and open no
-          // world either.
-          "--skip", "ConcurrencyTests",
-        ],
-        environment: ["MARBLES_UNTOUCHED_CHILD": "1"]
-      ).output
-    }
+    let output = try await runTestsInAChildProcess(
+      filter: "^SignalsTests\\.|UntouchedProcessFixture",
+      // The reactive core's stress tests take half a minute of both cores, and open no world
+      // either.
+      ["--skip", "ConcurrencyTests"],
+      environment: ["MARBLES_UNTOUCHED_CHILD": "1"]
+    ).output
     // The fixture read the runtime when it ran, and again when the process exited, after every
     // other test of the run.
     #expect(
