@@ -7,11 +7,64 @@ import Testing
 final class IssueCapture: Sendable {
   @TaskLocal static var current: IssueCapture?
 
-  private let issues = Mutex<[String]>([])
+  private let issues = Mutex<(all: [String], held: Set<String>)>(([], []))
 
-  func append(_ issue: String) { issues.withLock { $0.append(issue) } }
+  func append(_ issue: String) { issues.withLock { $0.all.append(issue) } }
 
-  var all: [String] { issues.withLock { $0 } }
+  /// Holds a Swift Testing issue: the schedule fails with it, and it is not reported.
+  func hold(_ issue: Issue) {
+    let line = ScheduleExploring.describe(issue)
+    issues.withLock {
+      $0.all.append(line)
+      $0.held.insert(line)
+    }
+  }
+
+  /// Whether `issue` is one ``hold(_:)`` held.
+  func holds(_ issue: Issue) -> Bool {
+    let line = ScheduleExploring.describe(issue)
+    return issues.withLock { $0.held.contains(line) }
+  }
+
+  var all: [String] { issues.withLock { $0.all } }
+}
+
+/// The issues of the failing schedule's last run, reported where they happen: the first carries
+/// the exploration's report, the others point to it.
+private final class ReportedIssues: Sendable {
+  private let report: String
+  private let state = Mutex((count: 0, failing: Set<String>()))
+
+  init(report: String) { self.report = report }
+
+  /// How many failing issues were reported.
+  var reported: Int { state.withLock { $0.count } }
+
+  /// Marks `issue` as one of the schedule's failures: an issue of severity `.error` that no
+  /// `withKnownIssue` inside the body took.
+  func mark(_ issue: Issue) {
+    guard issue.severity >= .error else { return }
+    let line = ScheduleExploring.describe(issue)
+    state.withLock { _ = $0.failing.insert(line) }
+  }
+
+  /// `issue` with the report if it is one of the schedule's failures; `nil` for what the first
+  /// run reported already (warnings, the issues the body's own `withKnownIssue` took).
+  func report(_ issue: Issue) -> Issue? {
+    let line = ScheduleExploring.describe(issue)
+    let isFirst: Bool? = state.withLock {
+      guard $0.failing.contains(line) else { return nil }
+      $0.count += 1
+      return $0.count == 1
+    }
+    guard let isFirst else { return nil }
+    var issue = issue
+    issue.comments.append(
+      Comment(
+        rawValue: isFirst
+          ? report : "(in the schedule that failed; its report is with this test's first issue)"))
+    return issue
+  }
 }
 
 /// What exploring a test's schedules found (``exploreSchedules(_:seed:replay:isolation:fileID:filePath:line:column:_:)``).
@@ -71,16 +124,22 @@ public struct ScheduleFailure: Sendable, CustomStringConvertible {
   public var description: String
   /// The lanes as an SVG document, attached to the Swift Testing test that reports the failure.
   var picture: String? = nil
+  /// Whether the failing schedule's issues were reported where they happen, the first with
+  /// ``description`` but for the issues; if not, `description` is for the caller to report.
+  var isReported = false
 }
 
 /// Runs `body` once per schedule — schedule 0 in Marbles' usual first-in-first-out order, then
 /// orders of the same tick's work chosen from `seed` — and stops at the first schedule that fails;
-/// the failing order is shrunk towards FIFO, drawn as lanes, and reported once, at the call, with
-/// the token that replays it.
+/// the failing order is shrunk towards FIFO, drawn as lanes, and reported once with the token that
+/// replays it: in Swift Testing each issue of the failing schedule where it happened, the first
+/// with the report; in XCTest one failure at the call.
 ///
 /// Each run is fresh: `body` makes its own scheduler and state. A schedule fails when `body`
 /// throws or records an issue (Swift Testing's `#expect`, `#require`, `Issue.record`; Marbles'
-/// assertions, in XCTest too); the issues of schedules that passed are not reported.
+/// assertions, in XCTest too); the issues of schedules that passed are not reported, nor are known
+/// issues left by them. A warning of the body, or an issue a `withKnownIssue` inside it takes, fails
+/// no schedule and is reported once, from schedule 0.
 ///
 /// ```swift
 /// let exploration = await exploreSchedules(200, seed: 42) {
@@ -122,10 +181,11 @@ public func exploreSchedules(
   line: UInt = #line, column: UInt = #column,
   _ body: () async throws -> Void
 ) async -> ScheduleExploration {
-  let exploration = await ScheduleExploring.explore(count, seed: seed, replay: replay, body)
+  let site = SourceSite(fileID: fileID, filePath: filePath, line: line, column: column)
+  let exploration = await ScheduleExploring.explore(
+    count, seed: seed, replay: replay, reportingAt: site.sourceLocation, body)
   if let failure = exploration.failure {
-    let site = SourceSite(fileID: fileID, filePath: filePath, line: line, column: column)
-    site.report(failure.description)
+    if !failure.isReported { site.report(failure.description) }
     if let picture = failure.picture { site.attach(picture, showing: "schedule lanes") }
   }
   return exploration
@@ -134,16 +194,22 @@ public func exploreSchedules(
 /// The exploration behind ``exploreSchedules(_:seed:replay:isolation:fileID:filePath:line:column:_:)`` and
 /// the trait, without the reporting.
 enum ScheduleExploring {
+  ///
+  /// - Parameter site: In a Swift Testing test, where to report what the failing schedule throws:
+  ///   its last run is run once more, and its issues are reported where they happen, the first
+  ///   with the report (``ScheduleFailure/isReported``). `nil` reports nothing.
   static func explore(
-    _ count: Int, seed: UInt64?, replay: String?,
+    _ count: Int, seed: UInt64?, replay: String?, reportingAt site: SourceLocation? = nil,
     isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Void
   ) async -> ScheduleExploration {
     // The whole exploration — the failing schedule's last run too — in the process's turn.
-    await ExplorationTurns.inTurn { await explore(count, seed: seed, replay: replay, inTurn: body) }
+    await ExplorationTurns.inTurn {
+      await explore(count, seed: seed, replay: replay, reportingAt: site, inTurn: body)
+    }
   }
 
   private static func explore(
-    _ count: Int, seed: UInt64?, replay: String?,
+    _ count: Int, seed: UInt64?, replay: String?, reportingAt site: SourceLocation?,
     isolation: isolated (any Actor)? = #isolation, inTurn body: () async throws -> Void
   ) async -> ScheduleExploration {
     let environment = Environment.current
@@ -156,7 +222,8 @@ enum ScheduleExploring {
       // Record mode writes from schedule 0 alone, the order a plain run has: another schedule's
       // actual marble is a rare order's, and shrinking and the failing schedule's re-run repeat
       // rare orders. A replay's one run is a rare order too.
-      let mayRecord = replay == nil && runs == 0
+      let isFirst = runs == 0
+      let mayRecord = replay == nil && isFirst
       runs += 1
       func runBody() async throws {
         if mayRecord {
@@ -168,23 +235,59 @@ enum ScheduleExploring {
       let capture = IssueCapture()
       await IssueCapture.$current.withValue(capture) {
         await ScheduleRun.$current.withValue(schedule) {
-          if Test.current != nil {
-            do {
+          guard Test.current != nil else {
+            do { try await runBody() } catch { capture.append("caught error: \(error)") }
+            return
+          }
+          // The schedule's issues are held, not reported: the `withKnownIssue` below takes them
+          // (before a `withKnownIssue` around the exploration can), and the handler keeps them
+          // out of the test's results. What else the body records — its warnings, the issues a
+          // `withKnownIssue` of its own takes — is reported once, from the first run.
+          do {
+            try await withIssues(handledBy: { issue in
+              isFirst && !capture.holds(issue) ? issue : nil
+            }) {
               try await withKnownIssue(isIntermittent: true) {
                 try await runBody()
               } matching: { issue in
-                capture.append(describe(issue))
+                guard issue.severity >= .error else { return false }
+                capture.hold(issue)
                 return true
               }
-            } catch {
-              capture.append("caught error: \(error)")
             }
-          } else {
-            do { try await runBody() } catch { capture.append("caught error: \(error)") }
+          } catch {
+            capture.append("caught error: \(error)")
           }
         }
       }
       return capture.all
+    }
+    /// Runs the failing schedule once more, its issues reported where they happen with `report`;
+    /// returns how many failing issues were.
+    func runReporting(_ schedule: ScheduleRun, report: String, at site: SourceLocation) async
+      -> Int
+    {
+      runs += 1
+      let reported = ReportedIssues(report: report)
+      await ScheduleRun.$current.withValue(schedule) {
+        // The `withKnownIssue` takes nothing: it sees which issues are the schedule's failures,
+        // before a `withKnownIssue` around the exploration takes them.
+        try? await withIssues(handledBy: reported.report) {
+          await withKnownIssue(isIntermittent: true) {
+            do {
+              try await withMarbleRecording(.never) { try await body() }
+            } catch is ExpectationFailedError {
+              // `#require` recorded it.
+            } catch {
+              Issue.record(error, sourceLocation: site)
+            }
+          } matching: { issue in
+            reported.mark(issue)
+            return false
+          }
+        }
+      }
+      return reported.reported
     }
     var token: ScheduleToken?
     if let replay {
@@ -247,35 +350,44 @@ enum ScheduleExploring {
         "schedule \(found.schedule) of \(count) (\(found.strategy), seed "
           + "0x\(String(seed, radix: 16))) failed; schedule 0 (FIFO) passes")
     }
-    lines += issues.map { "  " + $0.replacing("\n", with: "\n  ") }
+    let issueLines = issues.map { "  " + $0.replacing("\n", with: "\n  ") }
+    var rest: [String] = []
     if found.isShrinkingCut {
-      lines.append(
+      rest.append(
         "shrinking stopped at its time budget (\(ScheduleExplorer.shrinkingTimeBudget) of real "
           + "time): the order below may depart from FIFO more than the failure needs")
     }
     if departures > 0 || token != nil {
-      lines.append(
+      rest.append(
         "the order that failed, \(departures) departure\(departures == 1 ? "" : "s") from FIFO "
           + "(marked *):")
-      lines.append(ScheduleReport.lanes(schedule.steps, names: schedule.names))
+      rest.append(ScheduleReport.lanes(schedule.steps, names: schedule.names))
       if schedule.stepsLeftOut > 0 {
-        lines.append(
+        rest.append(
           "(the first \(ScheduleRun.stepLogLimit) jobs; \(schedule.stepsLeftOut) more ran after "
             + "them)")
       }
     }
     for note in schedule.uncontrolled {
-      lines.append(
+      rest.append(
         "driven work did this outside virtual time, where its order was not explored: \(note)")
     }
-    lines.append(
+    rest.append(
       "replay it: @Test(.exploringSchedules(replay: \"\(found.token)\")), or "
         + "exploreSchedules(replay: \"\(found.token)\")")
-    let failure = ScheduleFailure(
+    var failure = ScheduleFailure(
       schedule: found.schedule, replay: "\(found.token)", departures: departures, issues: issues,
-      description: lines.joined(separator: "\n"),
+      description: (lines + issueLines + rest).joined(separator: "\n"),
       picture: schedule.steps.isEmpty
         ? nil : ScheduleReport.picture(schedule.steps, names: schedule.names).svg())
+    if let site, Test.current != nil {
+      // The issues once more, each where it happened with its own expression, and the report with
+      // the first: no second copy of them in the report.
+      let reported = await runReporting(
+        ScheduleRun(ReplayStrategy(found.token)), report: (lines + rest).joined(separator: "\n"),
+        at: site)
+      failure.isReported = reported > 0
+    }
     return ScheduleExploration(
       schedulesRun: outcome.schedulesRun, choicePoints: outcome.choicePoints,
       isExhaustive: outcome.isExhaustive, seed: seed, failure: failure)
@@ -294,7 +406,7 @@ enum ScheduleExploring {
   }
 
   /// An issue as a line of a report: its place, then what it says.
-  private static func describe(_ issue: Issue) -> String {
+  static func describe(_ issue: Issue) -> String {
     let place = issue.sourceLocation.map { "\($0.fileID):\($0.line): " } ?? ""
     let comments = issue.comments.map(\.rawValue).joined(separator: "\n")
     return place + (comments.isEmpty ? "\(issue.kind)" : "\(issue.kind): " + comments)

@@ -9,7 +9,8 @@ public import Testing
 /// ```
 ///
 /// The test's body runs once per schedule, each time afresh, and the failing schedule is reported
-/// once, at the test, with the order that failed drawn as lanes and the token that replays it.
+/// once: each of its issues where it happened, the first with the order that failed drawn as lanes
+/// and the token that replays it.
 public struct ExploringSchedulesTrait: TestTrait, TestScoping {
   /// How many schedules to run, schedule 0 (FIFO) included.
   public var count: Int
@@ -27,11 +28,15 @@ public struct ExploringSchedulesTrait: TestTrait, TestScoping {
   public func provideScope(
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {
-    let exploration = await ScheduleExploring.explore(count, seed: seed, replay: replay) {
+    let exploration = await ScheduleExploring.explore(
+      count, seed: seed, replay: replay, reportingAt: test.sourceLocation
+    ) {
       try await function()
     }
     if let failure = exploration.failure {
-      Issue.record(Comment(rawValue: failure.description), sourceLocation: test.sourceLocation)
+      if !failure.isReported {
+        Issue.record(Comment(rawValue: failure.description), sourceLocation: test.sourceLocation)
+      }
       if let picture = failure.picture {
         Attachment.record(
           picture, named: "\(test.name) schedule lanes.svg", sourceLocation: test.sourceLocation)

@@ -56,6 +56,11 @@ struct SourceSite: Sendable {
   /// `file:line:column`, for messages printed outside a test.
   var description: String { "\(filePath):\(line):\(column)" }
 
+  /// The same place, as Swift Testing names it.
+  var sourceLocation: SourceLocation {
+    SourceLocation(fileID: fileID, filePath: "\(filePath)", line: Int(line), column: Int(column))
+  }
+
   /// The same place, as `MarbleTesting` names it.
   var schedulerSite: SchedulerSite {
     SchedulerSite(fileID: fileID, filePath: filePath, line: line, column: column)

@@ -7,7 +7,7 @@ import TestSupport
 import Testing
 
 /// `exploreSchedules` and `.exploringSchedules`: the public face of exploring schedules.
-@Suite struct FindingRacesTests {
+@Suite(.takesIssues) struct FindingRacesTests {
   // snippet: finding-races-account
   /// Two withdrawals from one account, each checking the balance before a hop and taking the
   /// money after it: a double spend, when the second checks before the first has taken.
@@ -35,30 +35,33 @@ import Testing
   }
   // snippet-end
 
+  /// The failing schedule's issue is reported once, where it happened (the `#expect` in
+  /// ``twoWithdrawals()``) with its own expression, and the report with it; the passing schedule
+  /// and the failing schedule's earlier runs report nothing, not even known issues. (On
+  /// 2026-11-28's `main` every failing run was a known issue, and the failure one flattened text
+  /// at the call.)
   @Test func aFailingScheduleIsReportedOnceWithItsLanesAndToken() async {
-    let messages = Mutex<[String]>([])
     var exploration: ScheduleExploration?
-    await withKnownIssue {
+    let issues = await takingIssues {
       exploration = await exploreSchedules(100, seed: 42) { await Self.twoWithdrawals() }
-    } matching: { issue in
-      messages.withLock { $0 += issue.comments.map(\.rawValue) }
-      return true
     }
-    #expect(
-      messages.withLock { $0 } == [
-        """
-        schedule 1 of 100 (every order within 1 departure, seed 0x2a) failed; schedule 0 (FIFO) passes
-          MarblesTests/FindingRacesTests.swift:34: Expectation failed: await account.balance >= 0
-        the order that failed, 1 departure from FIFO (marked *):
-          job          1   2   3   4   5   6   7   8   9  10  11  12  13  14  15  16  17
-          tick         0   0   0   0   0   0   0   0   0   0   0   0   0   0   0   0   0
-          first            ●               ●               ●           ●
-          second      ●*               ●               ●           ●           ●       ●
-          actor jobs           ●   ●           ●   ●           ●           ●       ●
-        replay it: @Test(.exploringSchedules(replay: "mrb2-c-alfk-0.t2.2.5unw")), or \
-        exploreSchedules(replay: "mrb2-c-alfk-0.t2.2.5unw")
-        """
-      ])
+    let report = """
+      schedule 1 of 100 (every order within 1 departure, seed 0x2a) failed; schedule 0 (FIFO) passes
+      the order that failed, 1 departure from FIFO (marked *):
+        job          1   2   3   4   5   6   7   8   9  10  11  12  13  14  15  16  17
+        tick         0   0   0   0   0   0   0   0   0   0   0   0   0   0   0   0   0
+        first            ●               ●               ●           ●
+        second      ●*               ●               ●           ●           ●       ●
+        actor jobs           ●   ●           ●   ●           ●           ●       ●
+      replay it: @Test(.exploringSchedules(replay: "mrb2-c-alfk-0.t2.2.5unw")), or \
+      exploreSchedules(replay: "mrb2-c-alfk-0.t2.2.5unw")
+      """
+    #expect(issues.count == 1)
+    #expect(issues.first?.sourceLocation?.fileID == "MarblesTests/FindingRacesTests.swift")
+    #expect(issues.first?.sourceLocation?.line == 34)
+    #expect(issues.first.map { "\($0.kind)" } == "Expectation failed: await account.balance >= 0")
+    #expect(issues.first?.commentText == report)
+    #expect(issues.first?.isFailure == true)
     #expect(exploration?.schedulesRun == 2)
     #expect(exploration?.failure?.schedule == 1)
     #expect(exploration?.failure?.departures == 1)
@@ -67,25 +70,94 @@ import Testing
       exploration?.failure?.issues == [
         "MarblesTests/FindingRacesTests.swift:34: Expectation failed: await account.balance >= 0"
       ])
+    // The returned failure's description still holds the issue, for code that reads it.
+    #expect(
+      exploration?.failure?.description.contains(
+        "\n  MarblesTests/FindingRacesTests.swift:34: Expectation failed: await account.balance "
+          + ">= 0\n") == true)
+  }
+
+  /// Each issue of the failing schedule where it happened — an `#expect`, then a `#require` that
+  /// stops the body — the first with the report and the second pointing to it; nothing else.
+  @Test func everyIssueOfTheFailingScheduleIsReportedWhereItHappened() async {
+    var exploration: ScheduleExploration?
+    let issues = await takingIssues {
+      exploration = await exploreSchedules(100, seed: 42) {
+        let scheduler = TestScheduler()
+        let account = Account()
+        scheduler.task(name: "first") { await account.withdraw(80) }
+        scheduler.task(name: "second") {
+          await Task.yield()
+          await Task.yield()
+          await account.withdraw(80)
+        }
+        scheduler.run()
+        let balance = await account.balance
+        #expect(balance == 20, "one withdrawal is paid")
+        try #require(balance >= 0)
+      }
+    }
+    #expect(issues.count == 2, "\(issues)")
+    #expect(issues.map { $0.sourceLocation?.fileID } == Array(repeating: #fileID, count: 2))
+    #expect(issues.map { "\($0.kind)" }.first == "Expectation failed: (balance → -60) == 20")
+    #expect(issues.map { "\($0.kind)" }.last == "Expectation failed: (balance → -60) >= 0")
+    #expect(issues.first?.comments.first?.rawValue == "one withdrawal is paid")
+    #expect(issues.first?.comments.last?.rawValue.hasPrefix("schedule 1 of 100") == true)
+    #expect(
+      issues.last?.commentText
+        == "(in the schedule that failed; its report is with this test's first issue)")
+    #expect(exploration?.failure?.issues.count == 2)
+  }
+
+  /// The trait reports the same way: the issue at its `#expect`, with the report.
+  @Test func theTraitReportsTheIssueWhereItHappened() async throws {
+    let test = try #require(Test.current)
+    let issues = await takingIssues {
+      try? await ExploringSchedulesTrait.exploringSchedules(100, seed: 42).provideScope(
+        for: test, testCase: nil
+      ) { await Self.twoWithdrawals() }
+    }
+    #expect(issues.count == 1, "\(issues)")
+    #expect(issues.first?.sourceLocation?.line == 34)
+    #expect(issues.first?.commentText.hasPrefix("schedule 1 of 100") == true)
+  }
+
+  /// What the body records that does not fail it — a warning, an issue its own `withKnownIssue`
+  /// takes — fails no schedule and is reported once, from schedule 0. (On 2026-11-28's `main` a
+  /// warning failed schedule 0.)
+  @Test func aWarningOrAKnownIssueFailsNoScheduleAndIsReportedOnce() async {
+    var exploration: ScheduleExploration?
+    let issues = await takingIssues {
+      exploration = await exploreSchedules(20, seed: 3) {
+        let scheduler = TestScheduler()
+        let log = Log()
+        scheduler.task { log.append("a") }
+        scheduler.task { log.append("b") }
+        scheduler.run()
+        Issue.record("a note", severity: .warning)
+        withKnownIssue("a known bug elsewhere") { Issue.record("the known bug") }
+      }
+    }
+    #expect(exploration?.failure == nil, "\(exploration.map { "\($0)" } ?? "")")
+    #expect(
+      issues.map(\.commentText).sorted() == ["a note", "the known bug"])
+    #expect(issues.allSatisfy { !$0.isFailure })
   }
 
   static let doubleSpend = "mrb2-c-alfk-0.t2.2.5unw"
 
   @Test func itsTokenReplaysTheFailureOneTimeOutOfOne() async {
-    let messages = Mutex<[String]>([])
     var exploration: ScheduleExploration?
-    await withKnownIssue {
+    let issues = await takingIssues {
       exploration = await exploreSchedules(replay: Self.doubleSpend) { await Self.twoWithdrawals() }
-    } matching: { issue in
-      messages.withLock { $0 += issue.comments.map(\.rawValue) }
-      return true
     }
+    let messages = issues.map(\.commentText)
     #expect(exploration?.schedulesRun == 1)
     #expect(exploration?.failure?.departures == 1)
     #expect(
-      messages.withLock { $0 }.first?.hasPrefix(
+      messages.first?.hasPrefix(
         "the replayed schedule failed, following its token choice for choice\n") == true,
-      "\(messages.withLock { $0 })")
+      "\(messages)")
   }
 
   /// What replays are checked against, each the first place a run differs from its token. On
@@ -125,23 +197,19 @@ import Testing
     ),
   ])
   func aReplayThatDivergesSaysWhere(_ token: String, _ expected: String) async {
-    let messages = Mutex<[String]>([])
-    await withKnownIssue {
+    let issues = await takingIssues {
       await exploreSchedules(replay: token) { await Self.twoWithdrawals() }
-    } matching: { issue in
-      messages.withLock { $0 += issue.comments.map(\.rawValue) }
-      return true
     }
-    let report = messages.withLock { $0 }.joined(separator: "\n")
+    let messages = issues.map(\.commentText)
+    let report = messages.joined(separator: "\n")
     #expect(report.contains(expected), "\(report)")
     #expect(report.contains("the code or the test changed since it was recorded"), "\(report)")
   }
 
   /// A shorter run: the test now starts one task, and the token's choices are never reached.
   @Test func aReplayOfARunThatEndsBeforeItsChoicesDivergesAndFails() async {
-    let messages = Mutex<[String]>([])
     var exploration: ScheduleExploration?
-    await withKnownIssue {
+    let issues = await takingIssues {
       exploration = await exploreSchedules(replay: Self.doubleSpend) {
         let scheduler = TestScheduler()
         let account = Account()
@@ -149,13 +217,11 @@ import Testing
         scheduler.run()
         #expect(await account.balance == 20)
       }
-    } matching: { issue in
-      messages.withLock { $0 += issue.comments.map(\.rawValue) }
-      return true
     }
+    let messages = issues.map(\.commentText)
     #expect(exploration?.failure != nil)
     #expect(
-      messages.withLock { $0 } == [
+      messages == [
         "the replay of \(Self.doubleSpend) passed, but not under its schedule: the schedule "
           + "diverged at choice 1: the run ended after 0 choice points, before the token's "
           + "departure at choice 1 — the code or the test changed since it was recorded; explore "
@@ -236,15 +302,12 @@ import Testing
   }
 
   @Test func aTokenOfAnEarlierMarblesIsRefused() async {
-    let messages = Mutex<[String]>([])
-    await withKnownIssue {
+    let issues = await takingIssues {
       await exploreSchedules(replay: "mrb1-c-0.1.2") {}
-    } matching: { issue in
-      messages.withLock { $0 += issue.comments.map(\.rawValue) }
-      return true
     }
+    let messages = issues.map(\.commentText)
     #expect(
-      messages.withLock { $0 } == [
+      messages == [
         "\"mrb1-c-0.1.2\" is not a replay token (it is a token of an earlier Marbles, which did "
           + "not record who went first at each choice: explore again for a token that replays): "
           + "nothing ran"
@@ -287,9 +350,8 @@ import Testing
   /// scheduler's actions ran only after every ready job of their tick: this exploration said
   /// every schedule passes; written as a task, the tap was found at schedule 43.)
   @Test func aTapScheduledAsAnActionRacesATasksJobs() async {
-    let messages = Mutex<[String]>([])
     var exploration: ScheduleExploration?
-    await withKnownIssue {
+    let issues = await takingIssues {
       exploration = await exploreSchedules(100, seed: 5) {
         let scheduler = TestScheduler()
         let editor = Editor()
@@ -299,13 +361,11 @@ import Testing
         let written = await editor.store.written
         #expect(!(editor.discardedWhileSaving && !written.isEmpty), "a discarded draft was saved")
       }
-    } matching: { issue in
-      messages.withLock { $0 += issue.comments.map(\.rawValue) }
-      return true
     }
+    let messages = issues.map(\.commentText)
     #expect(exploration?.failure != nil)
     #expect(exploration?.failure?.departures == 1)
-    let report = messages.withLock { $0 }.joined(separator: "\n")
+    let report = messages.joined(separator: "\n")
     #expect(report.contains("a discarded draft was saved"), "\(report)")
   }
 
@@ -327,8 +387,7 @@ import Testing
   }
 
   @Test func workOutsideVirtualTimeIsNamedInTheReport() async {
-    let messages = Mutex<[String]>([])
-    await withKnownIssue {
+    let issues = await takingIssues {
       await exploreSchedules(10, seed: 1) {
         let scheduler = TestScheduler()
         let suspended = RaceBugs.PassedFlag()
@@ -349,14 +408,12 @@ import Testing
         scheduler.run()
         Issue.record("the test fails in every order")
       }
-    } matching: { issue in
-      messages.withLock { $0 += issue.comments.map(\.rawValue) }
-      return true
     }
+    let messages = issues.map(\.commentText)
     #expect(
-      messages.withLock { $0 }.first?.contains(
+      messages.first?.contains(
         "driven work did this outside virtual time, where its order was not explored: a driven "
-          + "task was resumed from outside virtual time") == true, "\(messages.withLock { $0 })")
+          + "task was resumed from outside virtual time") == true, "\(messages)")
   }
 
   @Test func aSmallTreeIsRunWholeAndSaysSo() async {
