@@ -13,8 +13,8 @@ build:
 ## of their own, the neighbours: withMainSerialExecutor sets a hook for the whole process, so
 ## nothing else may run beside it); then a test target that links MarbleTesting alone; then the
 ## documentation build and its checks; then the static builds of marbles.
-## MARBLES_RECORD is cleared: many tests fail on purpose (inside withKnownIssue), and record mode
-## would rewrite their sources.
+## MARBLES_RECORD is cleared: many tests fail on purpose (taking their issues with an issue-handling
+## trait, or in XCTest), and record mode would rewrite their sources.
 ## NB: SwiftPM 6.3.1 can keep a stale list of the root package's source files in a package that
 ## depends on it by path (a file added to Sources/ is then missing from its build); deleting the
 ## build description makes it plan again (no recompiling). A clean clone is not affected.

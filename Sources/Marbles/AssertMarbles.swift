@@ -69,12 +69,11 @@ func marblesFailure<Value: Equatable & Sendable, Failure: Error & Equatable, Key
   values: [Key: Value], error: Failure?, recording: RecordingSite
 ) -> Finding? {
   let keyed = Result { () throws(MarbleSyntaxError) in try Marble.characterKeyed(values) }
-  func recorded() -> String {
-    recording.record(
-      keyed.mapError { LiteralRewrite.Refusal("values: cannot be read: \($0)") }
-        .flatMap { RecordedMarble.events(events, values: $0, error: error, tick: tick) }
-        .map { [$0] }, replacing: [marbles]) ?? ""
-  }
+  let recorded = PendingRecording(
+    site: recording,
+    marbles: keyed.mapError { LiteralRewrite.Refusal("values: cannot be read: \($0)") }
+      .flatMap { RecordedMarble.events(events, values: $0, error: error, tick: tick) }
+      .map { [$0] }, replacing: [marbles])
   do {
     let values = try Marble.characterKeyed(values, for: marbles)
     let expected = try Marble.parse(
@@ -85,10 +84,11 @@ func marblesFailure<Value: Equatable & Sendable, Failure: Error & Equatable, Key
         expectedMarble: marbles, expected: expected, actual: events, values: values, tick: tick)
     else { return nil }
     return Finding(
-      message: message + recorded(),
-      picture: Marble.svg(expected: expected, actual: events, values: values, title: marbles))
+      message: message,
+      picture: Marble.svg(expected: expected, actual: events, values: values, title: marbles),
+      recording: recorded)
   } catch {
-    return Finding(message: "marble cannot be read: \(error)" + recorded())
+    return Finding(message: "marble cannot be read: \(error)", recording: recorded)
   }
 }
 
@@ -206,20 +206,20 @@ public func assertSubscriptions<Value: Sendable, Failure: Error>(
 /// be read), or `nil`; shared by `assertSubscriptions` and `expectSubscriptions(…).toBe(…)`.
 func subscriptionsFailure<Value: Sendable, Failure: Error>(
   _ signal: TestSignal<Value, Failure>, _ marbles: [String], recording: RecordingSite
-) -> String? {
+) -> Finding? {
   let tick = signal.core.tick
-  func recorded() -> String {
-    recording.record(
-      .success(RecordedMarble.subscriptions(signal.subscriptions, tick: tick)),
-      replacing: marbles) ?? ""
-  }
+  let recorded = PendingRecording(
+    site: recording,
+    marbles: .success(RecordedMarble.subscriptions(signal.subscriptions, tick: tick)),
+    replacing: marbles)
   do {
     var expected: [Subscription] = []
     for marble in marbles { expected.append(try Marble.parseSubscription(marble, tick: tick)) }
     return FailureMessage.subscriptionMarbles(
       expectedMarbles: marbles, expected: expected, actual: signal.subscriptions, tick: tick
-    ).map { $0 + recorded() }
+    ).map { Finding(message: $0, recording: recorded) }
   } catch {
-    return "subscription marble cannot be read: \(error)" + recorded()
+    return Finding(
+      message: "subscription marble cannot be read: \(error)", recording: recorded)
   }
 }

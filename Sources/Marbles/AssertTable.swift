@@ -154,12 +154,13 @@ private func assertTable<
       .run(
         values: try Marble.characterKeyed(values), orError: error, tick: tick, pipeline: pipeline)
     if !report.passed {
-      let recorded =
-        RecordingSite(site: site, target: .table((try? report.recording.get()) ?? []))
-        .record(report.recording.map { _ in [] }, replacing: [table]) ?? ""
+      let recorded = PendingRecording(
+        site: RecordingSite(site: site, target: .table((try? report.recording.get()) ?? [])),
+        marbles: report.recording.map { _ in [] }, replacing: [table])
       site.report(
         Finding(
-          message: "table failed\n\(report.text)" + recorded, picture: report.picture.svg()))
+          message: "table failed\n\(report.text)", picture: report.picture.svg(),
+          recording: recorded))
     }
   } catch {
     site.report("table cannot be read: \(error)")

@@ -47,3 +47,26 @@ struct RecordingSite: Sendable {
     }
   }
 }
+
+/// The recording a failing assertion asks for, made when its failure is reported
+/// (``SourceSite/report(_:)-(Finding)``) — not when a `withKnownIssue` takes the failure, since a
+/// known issue's actual marble is the bug's, not what the test should expect.
+struct PendingRecording: Sendable {
+  let site: RecordingSite
+  /// The marbles to write, or why there are none.
+  let marbles: Result<[String], LiteralRewrite.Refusal>
+  /// The text the assertion compared.
+  let expected: [String]
+
+  init(
+    site: RecordingSite, marbles: Result<[String], LiteralRewrite.Refusal>,
+    replacing expected: [String]
+  ) {
+    self.site = site
+    self.marbles = marbles
+    self.expected = expected
+  }
+
+  /// Records, if record mode says so, and returns what to say about it (``RecordingSite/record(_:replacing:)``).
+  func record() -> String? { site.record(marbles, replacing: expected) }
+}

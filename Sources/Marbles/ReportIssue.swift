@@ -139,9 +139,22 @@ struct SourceSite: Sendable {
     report(finding)
   }
 
-  /// Reports a finding's message, and attaches its picture.
+  /// Reports a finding's message, attaches its picture, and makes the recording it asks for.
+  ///
+  /// In a Swift Testing test the failure is recorded first, and its marble written only if the
+  /// failure counts — not when a `withKnownIssue` takes it — with what recording did as a warning
+  /// beside it. Elsewhere (XCTest, which has no known issues on Linux; a schedule under
+  /// exploration, whose issues are held) what recording did ends the failure's message.
   func report(_ finding: Finding) {
-    report(finding.message)
+    if let recording = finding.recording, Test.current != nil, IssueCapture.current == nil {
+      let issue = Issue.record(
+        Comment(rawValue: MessageBounds.capped(finding.message)), sourceLocation: sourceLocation)
+      if let picture = finding.picture { attach(picture) }
+      guard issue.isFailure, let note = recording.record() else { return }
+      warn(String(note.drop { $0 == "\n" }))
+      return
+    }
+    report(finding.message + (finding.recording?.record() ?? ""))
     if let picture = finding.picture { attach(picture) }
   }
 
@@ -174,7 +187,9 @@ struct SourceSite: Sendable {
 struct Finding: Sendable {
   var message: String
   /// An SVG document.
-  var picture: String?
+  var picture: String? = nil
+  /// The recording of the actual marble that record mode may make.
+  var recording: PendingRecording? = nil
 }
 
 /// The note an assertion adds when its scheduler still has work to do.

@@ -14,7 +14,7 @@
 /// Testing trait `.marbleRecording(_:)`, which win over the variable.
 ///
 /// A recording run still fails every test it recorded, saying what it wrote where; nothing is
-/// silently green. Only string literals are rewritten — the marble argument of
+/// silently green. A failure a Swift Testing `withKnownIssue` takes is not recorded. Only string literals are rewritten — the marble argument of
 /// `expect(…).toBe(…)`, `assertMarbles`, `assertSubscriptions`, `expectSubscriptions(…).toBe(…)`,
 /// and the `gets` and `subs` rows of an `assertTable` literal — and nothing else in the file
 /// changes.
