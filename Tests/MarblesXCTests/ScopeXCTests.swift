@@ -36,11 +36,13 @@ final class ScopeAXCTests: XCTestCase {
     if ProcessInfo.processInfo.environment["MARBLES_SCOPE_CHILD"] != nil {
       let duration = Self.measured.withLock { $0 }
       XCTAssertNotNil(duration, "the first test ran before, in this process")
-      XCTAssertLessThan(duration ?? .infinity, 60)
+      // Not the hour the first test's scheduler moved: a duration on XCTest's real clock, however
+      // busy the machine.
+      XCTAssertLessThan(duration ?? .infinity, 1800)
     }
-    // Date() is real: the same as a reading Marbles' real clock makes.
+    // Date() is real: the same as a reading Marbles' real clock makes, not an hour off.
     let real = RealTime.reading { Date() }
-    XCTAssertLessThan(abs(Date().timeIntervalSince(real)), 60)
+    XCTAssertLessThan(abs(Date().timeIntervalSince(real)), 1800)
     // A Task {} runs by itself.
     let ran = expectation(description: "ran")
     Task { ran.fulfill() }
@@ -76,7 +78,9 @@ final class ScopeBXCTests: XCTestCase {
     let start = RealTime.reading { ContinuousClock.now }
     RunLoop.current.run(until: Date().addingTimeInterval(0.3))
     let took = RealTime.reading { ContinuousClock.now } - start
-    XCTAssertLessThan(took, .seconds(60))
+    // It returned, and not an hour later (its date was the world's, an hour ahead): it waited on
+    // the real clock. A lower bound would be a timing; this is which clock.
+    XCTAssertLessThan(took, .seconds(1800))
   }
 }
 

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import MarbleTesting
 import Marbles
+import RaceBugs
 import Synchronization
 import TestSupport
 import Testing
@@ -15,11 +16,23 @@ import Testing
     return RealTime.reading { ContinuousClock.now } - start
   }
 
-  /// A timed wait that took at least its own timeout, and not so much more that it was measured on
-  /// another clock (on 2026-11-26's `main`, 3 s for 0.2 s with virtual time an hour ahead, and
-  /// 0.0001 s with real time ahead).
-  func isItsOwnTimeout(_ took: Duration) -> Bool {
-    took >= .milliseconds(195) && took < .seconds(2)
+  /// A timed wait that waited at least its own timeout in real time (on 2026-11-26's `main` it
+  /// took 0.0001 s for 0.2 s with real time ahead of virtual time: the deadline was read on the
+  /// other clock). A shorter wait is a failure whatever the machine's load; a longer one is not.
+  func waitedItsOwnTimeout(_ took: Duration) -> Bool { took >= .milliseconds(195) }
+
+  /// Calls `end` from a plain thread after `seconds` of real time unless `finished` is set
+  /// first: a wait whose deadline was read on the virtual clock, an hour ahead, ends there instead
+  /// of timing out (on 2026-11-26's `main` it did not time out), and the test says so by what
+  /// the wait returns, not by how long it took.
+  func ending(after seconds: Int, _ end: @escaping @Sendable () -> Void) -> RaceBugs.PassedFlag {
+    let finished = RaceBugs.PassedFlag()
+    let thread = Thread {
+      for _ in 0..<(seconds * 100) where !finished.isSet { blockForRealTime(microseconds: 10_000) }
+      if !finished.isSet { end() }
+    }
+    thread.start()
+    return finished
   }
 
   @Test(arguments: [Duration.seconds(3600), .zero])
@@ -29,10 +42,12 @@ import Testing
       // Virtual time behind real time: the world stands still while real time passes.
       Thread.sleep(forTimeInterval: 0.05)
       let semaphore = DispatchSemaphore(value: 0)
+      let finished = ending(after: 30) { semaphore.signal() }
       var result = DispatchTimeoutResult.success
       let took = realTime { result = semaphore.wait(timeout: .now() + .milliseconds(200)) }
+      finished.set()
       #expect(result == .timedOut)
-      #expect(isItsOwnTimeout(took), "\(took)")
+      #expect(waitedItsOwnTimeout(took), "\(took)")
     }
   }
 
@@ -42,11 +57,13 @@ import Testing
       scheduler.advance(by: ahead)
       let group = DispatchGroup()
       group.enter()
+      let finished = ending(after: 30) { group.leave() }
       var result = DispatchTimeoutResult.success
       let took = realTime { result = group.wait(timeout: .now() + .milliseconds(200)) }
+      finished.set()
       #expect(result == .timedOut)
-      #expect(isItsOwnTimeout(took), "\(took)")
-      group.leave()
+      #expect(waitedItsOwnTimeout(took), "\(took)")
+      if result == .timedOut { group.leave() }
     }
   }
 
@@ -55,12 +72,22 @@ import Testing
     withVirtualTime { scheduler in
       scheduler.advance(by: ahead)
       let condition = NSCondition()
+      let signalled = Mutex(false)
+      let finished = ending(after: 30) {
+        condition.lock()
+        signalled.withLock { $0 = true }
+        condition.signal()
+        condition.unlock()
+      }
       condition.lock()
-      var signalled = true
-      let took = realTime { signalled = condition.wait(until: Date().addingTimeInterval(0.2)) }
+      var woken = true
+      let took = realTime {
+        woken = condition.wait(until: Date().addingTimeInterval(0.2))
+      }
+      finished.set()
       condition.unlock()
-      #expect(!signalled)
-      #expect(isItsOwnTimeout(took), "\(took)")
+      #expect(!woken && !signalled.withLock { $0 })
+      #expect(waitedItsOwnTimeout(took), "\(took)")
     }
   }
 
