@@ -82,7 +82,7 @@ package final class SchedulerCore: Scheduler {
   private static let drivesTasksFlag = Atomic(true)
 
   /// Moves the clock to `tick`, under the state lock, and the virtual clock's readings with it.
-  private func setNow(_ tick: Int, in state: inout State) {
+  func setNow(_ tick: Int, in state: inout State) {
     guard tick != state.now else { return }
     state.now = tick
     // NB: 64-bit arithmetic where it is exact: every step of a run moves the clock, and the
@@ -293,7 +293,7 @@ package final class SchedulerCore: Scheduler {
   /// unless a harness action is due first (a recorder subscribes before anything else at its
   /// tick), which is offered only with `offeringHarness` (when no job is ready). The scheduler's
   /// actions keep their order among themselves: only the first is offered.
-  private func dueSteps(in state: State, offeringHarness: Bool = false)
+  func dueSteps(in state: State, offeringHarness: Bool = false)
     -> [(key: ActionHeap.Key, candidate: ScheduleCandidate)]
   {
     guard let first = state.queue.firstTime, first <= state.now else { return [] }
@@ -325,7 +325,7 @@ package final class SchedulerCore: Scheduler {
   /// Takes the action `key` out of line to run it now, putting back the ones before it; `nil` if
   /// it was cancelled meanwhile. A one-shot action's slot is freed as it is taken out
   /// (`ActionHeap.startRunning`).
-  private func takeAction(_ key: ActionHeap.Key, in state: inout State)
+  func takeAction(_ key: ActionHeap.Key, in state: inout State)
     -> (key: ActionHeap.Key, body: @Sendable () -> Void)?
   {
     var before: [ActionHeap.Key] = []
@@ -404,79 +404,41 @@ package final class SchedulerCore: Scheduler {
     var isMainActorUnavailable = false
     // NB: the thread runs this scheduler's work from here on, so that the tasks created and the
     // continuations resumed by its actions and jobs are driven by it (see `TaskDriver`).
-    /// The next ready job; under an explored schedule, a wake-up or the scheduler's first action
-    /// due now may go first: it runs here, and the choice is asked again.
-    func nextJob() -> TaskDriver.ReadyJob? {
-      guard driver.schedule != nil else { return driver.takeReadyJob() }
-      while true {
-        let due = state.withLock { dueSteps(in: $0) }
-        guard !due.isEmpty else { return driver.takeReadyJob() }
-        switch driver.takeNext(due: due.map(\.candidate)) {
-        case .job(let job): return job
-        case .due(let index):
-          // NB: taking a wake-up out freed its slot (a wake-up is a one-shot action); freeing it
-          // again here once put the slot on the free list twice, and two later actions shared
-          // it: one was lost.
-          guard !reachedLimit() else {
-            // At the limit, the action stays in line, and the run stops (choosing again would
-            // only choose again, without end).
-            isAtStepLimit = true
-            return nil
-          }
-          guard let taken = state.withLock({ takeAction(due[index].key, in: &$0) }) else {
-            continue
-          }
-          taken.body()
-          actionsRun += 1
-          finishAction(taken.key)
-        case nil: return nil
-        }
-      }
-    }
     driver.drain {
-      while true {
-        // Every ready job of a driven task runs before the next action: the async work an action
-        // made ready happens before virtual time moves.
-        while let job = nextJob() {
+      steps: while true {
+        switch nextStep(
+          through: limit, stopsAtTickEnds: stopsAtTickEnds, isDone: isDone,
+          reachedLimit: reachedLimit)
+        {
+        case .job(let job):
           if reachedLimit() {
             driver.putBack(job)
             isAtStepLimit = true
-            break
+            break steps
           }
           actionsRun += 1
           let id = Jobs.taskID(of: job.job)
           guard driver.run(job) else {
             isMainActorUnavailable = true
-            break
+            break steps
           }
           // NB: a task that ended is let go at once: a scheduler that starts a task every tick
           // kept every one it ever owned (1.5 KB each, 1.5 GB after a million ticks).
           driver.forgetIfComplete(id)
-        }
-        if isAtStepLimit || isMainActorUnavailable { break }
-        if stopsAtTickEnds {
-          // The tick is over when no live action is due at it: ask before the clock moves on.
-          let isTickOver = state.withLock { state in
-            state.queue.dropCancelledHead().map { $0 > state.now } ?? true
-          }
-          if isTickOver, isDone() { break }
-        }
-        let atLimit = reachedLimit()
-        let next = state.withLock { state -> NextAction? in
-          takeNextAction(through: limit, atLimit: atLimit, in: &state)
-        }
-        guard let next else {
+        case .action(let key, let body):
+          body()
+          actionsRun += 1
+          finishAction(key)
+        case .stepLimit:
+          isAtStepLimit = true
+          break steps
+        case .tickEnd:
+          break steps
+        case .nothing:
           // Nothing left here — unless a task of this scheduler waits for an actor elsewhere.
           if driver.awaitsWorkInFlightElsewhere() { continue }
-          break
+          break steps
         }
-        guard case .run(let key, let body) = next else {
-          isAtStepLimit = true
-          break
-        }
-        body()
-        actionsRun += 1
-        finishAction(key)
       }
     }
     if isAtStepLimit {
@@ -494,51 +456,6 @@ package final class SchedulerCore: Scheduler {
       return state.now
     }
     return RunResult(actionsRun: actionsRun, now: now, failure: nil)
-  }
-
-  /// What comes next in line.
-  private enum NextAction {
-    case run(ActionHeap.Key, @Sendable () -> Void)
-    /// A live action is due, but the step limit is reached: it stays in line.
-    case stepLimit
-  }
-
-  /// Takes the next live action due by `limit` (any tick with `nil`) out of line, moving the clock
-  /// to its tick; under an explored schedule, one of the wake-ups due then may go first. A
-  /// cancelled action is dropped without moving the clock: it never happened.
-  private func takeNextAction(through limit: Int?, atLimit: Bool, in state: inout State)
-    -> NextAction?
-  {
-    while let time = state.queue.firstTime, limit.map({ time <= $0 }) ?? true,
-      let first = state.queue.popFirst()
-    {
-      guard !state.queue.slots[first.slot].isCancelled else {
-        state.queue.free(first.slot)
-        continue
-      }
-      setNow(max(state.now, first.time), in: &state)
-      if atLimit {
-        // Put the action back where it was, first in line: nothing is lost, a later call can go
-        // on.
-        state.queue.push(time: first.time, sequence: first.sequence, slot: first.slot)
-        return .stepLimit
-      }
-      if let schedule = driver.schedule, !state.wakeUps.isEmpty {
-        // The choice among actions when no job is ready: the wake-ups due now may run before the
-        // scheduler's first action — and before each other.
-        state.queue.push(time: first.time, sequence: first.sequence, slot: first.slot)
-        let due = dueSteps(in: state, offeringHarness: true)
-        let chosen =
-          due.isEmpty ? first : due[TaskDriver.choose(due.map(\.candidate), by: schedule)].key
-        guard let taken = takeAction(chosen, in: &state) else { continue }
-        return .run(taken.key, taken.body)
-      }
-      state.running = state.queue.lineage(of: first.slot)
-      var key = first
-      let body = state.queue.startRunning(slot: &key.slot)
-      return .run(key, body)
-    }
-    return nil
   }
 
   /// After an action ran: a repeating one is rescheduled from its due time (keeping its slot, so
@@ -563,10 +480,7 @@ package final class SchedulerCore: Scheduler {
   ///
   /// - Returns: Whether an action ran.
   func runNextDueAction() -> Bool {
-    let next = state.withLock { state -> NextAction? in
-      guard !state.isRunning else { return nil }
-      return takeNextAction(through: nil, atLimit: false, in: &state)
-    }
+    let next = takeNextAction(through: nil, atLimit: false, unlessRunning: true)
     guard case .run(let key, let body) = next else { return false }
     driver.drain { body() }
     finishAction(key)

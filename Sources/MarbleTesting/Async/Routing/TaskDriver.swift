@@ -199,23 +199,19 @@ package final class TaskDriver: TaskExecutor {
     readyCount.load(ordering: .acquiring)
   }
 
-  /// Takes the next ready job, if any.
+  /// Takes the next ready job, if any: the first in line, or under an explored schedule the one
+  /// it chooses (`takeChosen(racing:by:)`).
   func takeReadyJob() -> ReadyJob? {
     guard readyCount.load(ordering: .acquiring) > 0 else { return nil }
-    let job = ready.withLock { ready in
-      let job =
-        if let schedule, ready.count > 1 {
-          ready.remove(atOffset: Self.choice(in: ready, by: schedule))
-        } else {
-          ready.popFirst()
-        }
+    if let schedule {
+      guard case .job(let job) = takeChosen(racing: [], by: schedule) else { return nil }
+      return job
+    }
+    return ready.withLock { ready in
+      let job = ready.popFirst()
       if job != nil { readyCount.subtract(1, ordering: .releasing) }
       return job
     }
-    if let schedule, let job {
-      schedule.noteStep(task: Jobs.taskID(of: job.job), tick: tick.load(ordering: .relaxed))
-    }
-    return job
   }
 
   /// Runs `body` on the ready jobs, under their lock, keeping the count in step with what it

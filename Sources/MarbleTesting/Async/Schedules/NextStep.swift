@@ -1,0 +1,203 @@
+@_spi(Internals) import Signals
+import Synchronization
+
+// What a run does next is decided here, and only here: a ready job of a driven task, or the next
+// action of the scheduler's time queue. Without a schedule, FIFO: every ready job, in the order
+// it became ready, before the next action, and actions in time order. Under an explored schedule
+// each step builds one list of candidates in the order FIFO would run them — the ready jobs, then
+// the wake-ups of sleeping tasks due now, then the first of the scheduler's own actions due now —
+// and asks the strategy once which goes first (`choose(_:by:)`, the one call into it).
+
+/// One step of a run.
+enum NextStep {
+  /// A job of a driven task, taken out of the ready queue.
+  case job(TaskDriver.ReadyJob)
+  /// An action, taken out of the time queue, the clock at its tick.
+  case action(ActionHeap.Key, @Sendable () -> Void)
+  /// The step limit is reached: what was next stays in line.
+  case stepLimit
+  /// The tick is over, and the run's `isDone` says stop.
+  case tickEnd
+  /// No job is ready, and no live action is due by the run's limit.
+  case nothing
+}
+
+extension SchedulerCore {
+  /// The next step of a run through `limit` (every tick with `nil`).
+  ///
+  /// - Parameters:
+  ///   - stopsAtTickEnds: Whether to ask `isDone` when a tick is over, before the clock moves on.
+  ///   - isDone: Asked, outside any lock, at the end of a tick.
+  ///   - reachedLimit: Whether the step limit stops the run before another step.
+  func nextStep(
+    through limit: Int?, stopsAtTickEnds: Bool, isDone: () -> Bool, reachedLimit: () -> Bool
+  ) -> NextStep {
+    while true {
+      if driver.readyJobCount > 0 {
+        if let schedule = driver.schedule {
+          // A wake-up or the scheduler's first action due now races the ready jobs.
+          let due = state.withLock { dueSteps(in: $0) }
+          switch driver.takeChosen(racing: due.map(\.candidate), by: schedule) {
+          case .job(let job): return .job(job)
+          case .due(let index):
+            // At the limit the action stays in line (choosing again would only choose again).
+            guard !reachedLimit() else { return .stepLimit }
+            // NB: taking a wake-up out frees its slot (a wake-up is a one-shot action).
+            guard let taken = state.withLock({ takeAction(due[index].key, in: &$0) }) else {
+              continue
+            }
+            return .action(taken.key, taken.body)
+          case nil: break
+          }
+        } else if let job = driver.takeReadyJob() {
+          return .job(job)
+        }
+      }
+      if stopsAtTickEnds {
+        // The tick is over when no live action is due at it: ask before the clock moves on.
+        let isTickOver = state.withLock { state in
+          state.queue.dropCancelledHead().map { $0 > state.now } ?? true
+        }
+        if isTickOver, isDone() { return .tickEnd }
+      }
+      switch takeNextAction(through: limit, atLimit: reachedLimit()) {
+      case .run(let key, let body): return .action(key, body)
+      case .stepLimit: return .stepLimit
+      case nil: return .nothing
+      }
+    }
+  }
+
+  /// What comes next in the time queue.
+  enum NextAction {
+    case run(ActionHeap.Key, @Sendable () -> Void)
+    /// A live action is due, but the step limit is reached: it stays in line.
+    case stepLimit
+  }
+
+  /// Takes the next live action due by `limit` (any tick with `nil`) out of line, moving the clock
+  /// to its tick; under an explored schedule, one of the wake-ups due then may go first. A
+  /// cancelled action is dropped without moving the clock: it never happened.
+  ///
+  /// - Parameter unlessRunning: Takes nothing while a run is under way.
+  func takeNextAction(through limit: Int?, atLimit: Bool, unlessRunning: Bool = false)
+    -> NextAction?
+  {
+    /// What the time queue offers, under its lock.
+    enum Offer {
+      case next(NextAction)
+      case choice([(key: ActionHeap.Key, candidate: ScheduleCandidate)], ScheduleRun)
+    }
+    while true {
+      let offer = state.withLock { state -> Offer? in
+        if unlessRunning, state.isRunning { return nil }
+        while let time = state.queue.firstTime, limit.map({ time <= $0 }) ?? true,
+          let first = state.queue.popFirst()
+        {
+          guard !state.queue.slots[first.slot].isCancelled else {
+            state.queue.free(first.slot)
+            continue
+          }
+          setNow(max(state.now, first.time), in: &state)
+          if atLimit {
+            // Put the action back where it was, first in line: nothing is lost, a later call can
+            // go on.
+            state.queue.push(time: first.time, sequence: first.sequence, slot: first.slot)
+            return .next(.stepLimit)
+          }
+          if let schedule = driver.schedule, !state.wakeUps.isEmpty {
+            // No job is ready: the wake-ups due now may run before the scheduler's first action,
+            // and before each other.
+            state.queue.push(time: first.time, sequence: first.sequence, slot: first.slot)
+            let due = dueSteps(in: state, offeringHarness: true)
+            guard due.isEmpty else { return .choice(due, schedule) }
+            guard let taken = takeAction(first, in: &state) else { continue }
+            return .next(.run(taken.key, taken.body))
+          }
+          state.running = state.queue.lineage(of: first.slot)
+          var key = first
+          let body = state.queue.startRunning(slot: &key.slot)
+          return .next(.run(key, body))
+        }
+        return nil
+      }
+      switch offer {
+      case .next(let next): return next
+      case .choice(let due, let schedule):
+        // The strategy is asked outside the queue's lock.
+        let chosen = TaskDriver.choose(due.map(\.candidate), by: schedule)
+        guard let taken = state.withLock({ takeAction(due[chosen].key, in: &$0) }) else {
+          continue
+        }
+        return .run(taken.key, taken.body)
+      case nil: return nil
+      }
+    }
+  }
+}
+
+extension TaskDriver {
+  /// The choice point: every decision of an explored schedule is asked here, of `candidates` in the
+  /// order FIFO would run them (so 0 is FIFO's pick), and it returns the index of the one to run.
+  /// With fewer than two there is no choice, and none is counted.
+  static func choose(_ candidates: [ScheduleCandidate], by schedule: ScheduleRun) -> Int {
+    candidates.count > 1 ? schedule.choose(among: candidates) : 0
+  }
+
+  /// The ready jobs a schedule may run next, with their offsets in `ready`: any job bound for the
+  /// generic executor (its task's own order is safe, as a task has one job at a time) and the first
+  /// job bound for the main actor; the other main-actor jobs keep their order behind it, as the
+  /// main actor's serial queue does.
+  static func jobCandidates(
+    in ready: FIFOQueue<ReadyJob>
+  ) -> (offsets: [Int], candidates: [ScheduleCandidate]) {
+    var offsets: [Int] = []
+    var candidates: [ScheduleCandidate] = []
+    offsets.reserveCapacity(ready.count)
+    candidates.reserveCapacity(ready.count)
+    var hasMain = false
+    var unnumbered = 0
+    for offset in 0..<ready.count {
+      let job = ready[offset: offset]
+      let isMain = job.target == .main
+      if isMain {
+        guard !hasMain else { continue }
+        hasMain = true
+      }
+      offsets.append(offset)
+      let identity: ScheduleCandidate.Identity
+      if let ordinal = job.ordinal {
+        identity = .task(ordinal)
+      } else {
+        identity = .job(unnumbered)
+        unnumbered += 1
+      }
+      candidates.append(
+        ScheduleCandidate(task: Jobs.taskID(of: job.job), isMain: isMain, identity: identity))
+    }
+    return (offsets, candidates)
+  }
+
+  /// What an explored step took: a ready job, or which of the steps due it chose.
+  enum Chosen {
+    case job(ReadyJob)
+    case due(Int)
+  }
+
+  /// The choice point among the ready jobs and `due`, the steps due at the current tick that may
+  /// go between two jobs of another task: the job chosen is taken out of the ready queue (under
+  /// its lock, so that the offsets hold). `nil` when no job is ready.
+  func takeChosen(racing due: [ScheduleCandidate], by schedule: ScheduleRun) -> Chosen? {
+    let chosen = readyQueue { ready -> Chosen? in
+      guard ready.count > 0 else { return nil }
+      let (offsets, jobs) = Self.jobCandidates(in: ready)
+      let index = Self.choose(jobs + due, by: schedule)
+      if index >= jobs.count { return .due(index - jobs.count) }
+      return .job(ready.remove(atOffset: offsets[index]))
+    }
+    if case .job(let job) = chosen {
+      schedule.noteStep(task: Jobs.taskID(of: job.job), tick: tick.load(ordering: .relaxed))
+    }
+    return chosen
+  }
+}
