@@ -18,12 +18,12 @@ struct ScheduledActionHandle: Disposable {
 
   func dispose() {
     // NB: the closure is released outside the lock: its captures may dispose more work.
-    let body = state.withLock { $0.queue.cancel(slot: slot, id: id) }
+    let body = state.withLock { $0.time.cancel(slot: slot, id: id) }
     _ = body
   }
 
   /// Whether the action was cancelled, or has started running and does not repeat.
   var isDisposed: Bool {
-    state.withLock { $0.queue.isFinished(slot: slot, id: id) }
+    state.withLock { $0.time.actions.isFinished(slot: slot, id: id) }
   }
 }

@@ -28,23 +28,12 @@ package final class SchedulerCore: Scheduler {
   }
 
   struct State {
-    var now = 0
-    /// Orders actions that are not the harness's, and gives every action its unique id.
-    var nextSequence = 0
-    /// Orders the harness's actions (subscriptions and disposals of recorders), all of which sort
-    /// before every other action at the same tick.
-    var nextHarnessSequence = Int.min
-    var queue = ActionHeap()
+    /// The clock and the actions.
+    var time = TimeQueue()
     var isRunning = false
-    /// The action running now, whose follow-up work is one generation later.
-    var running: (generation: Int, chainStart: Int)?
     var failures: [TestSchedulerFailure] = []
     /// How many of `failures` an assertion library has already reported.
     var reportedFailures = 0
-    /// Under an explored schedule, the pending wake-ups of sleeping tasks, by action id, with the
-    /// task each wakes and its number in the run: what a schedule may run before other actions
-    /// of the same tick, and before ready jobs.
-    var wakeUps: [Int: (task: UInt64, ordinal: Int?)] = [:]
   }
 
   let state = Locked(State())
@@ -83,8 +72,8 @@ package final class SchedulerCore: Scheduler {
 
   /// Moves the clock to `tick`, under the state lock, and the virtual clock's readings with it.
   func setNow(_ tick: Int, in state: inout State) {
-    guard tick != state.now else { return }
-    state.now = tick
+    guard tick != state.time.now else { return }
+    state.time.now = tick
     // NB: 64-bit arithmetic where it is exact: every step of a run moves the clock, and the
     // 128-bit conversion cost most of a step in a debug build.
     if let tickNanoseconds, tick >= 0,
@@ -124,32 +113,32 @@ package final class SchedulerCore: Scheduler {
 
   /// Empties the queue, releasing every pending closure (outside the lock).
   func removeAll() {
-    let slots = state.withLock { $0.queue.removeAll() }
+    let slots = state.withLock { $0.time.removeAll() }
     _ = slots
   }
 
   package var now: Int {
-    state.withLock { $0.now }
+    state.withLock { $0.time.now }
   }
 
   var isIdle: Bool {
-    state.withLock { $0.queue.isEmpty }
+    state.withLock { $0.time.actions.isEmpty }
   }
 
   /// Whether a pending action has not been cancelled, or a job of a driven task is ready to run.
   /// O(n) in the queue's length at worst; stops at the first live action.
   package var hasLiveWork: Bool {
-    driver.readyJobCount > 0 || state.withLock { $0.queue.containsLiveAction }
+    driver.readyJobCount > 0 || state.withLock { $0.time.actions.containsLiveAction }
   }
 
   /// How many pending actions have not been cancelled, and jobs of driven tasks are ready to run.
   /// O(n) in the queue's length.
   package var liveActionCount: Int {
-    state.withLock { state in state.queue.liveActionCount } + driver.readyJobCount
+    state.withLock { state in state.time.actions.liveActionCount } + driver.readyJobCount
   }
 
   var pendingActionCount: Int {
-    state.withLock { $0.queue.count }
+    state.withLock { $0.time.actions.count }
   }
 
   var failures: [TestSchedulerFailure] {
@@ -203,7 +192,7 @@ package final class SchedulerCore: Scheduler {
     guard driver.schedule != nil, let task else { return enqueue(at: time, interval: nil, action) }
     let ordinal = driver.runOrdinal(of: task)
     let handle = enqueue(at: time, interval: nil, action)
-    state.withLock { $0.wakeUps[handle.id] = (task, ordinal) }
+    state.withLock { $0.time.tag(handle.id, as: .init(task: task, ordinal: ordinal)) }
     return handle
   }
 
@@ -228,7 +217,7 @@ package final class SchedulerCore: Scheduler {
   package func scheduleHarness(at time: Int, _ action: @escaping @Sendable () -> Void)
     -> any Disposable
   {
-    let isNow = state.withLock { !$0.isRunning && time <= $0.now }
+    let isNow = state.withLock { !$0.isRunning && time <= $0.time.now }
     guard isNow else { return enqueue(at: time, interval: nil, isHarness: true, action) }
     action()
     runReadyJobs()
@@ -265,95 +254,18 @@ package final class SchedulerCore: Scheduler {
     at time: Int?, delay: Int = 0, interval: Int?, isHarness: Bool = false,
     _ body: @escaping @Sendable () -> Void
   ) -> ScheduledActionHandle {
-    let (slot, id) = state.withLock { state -> (Int, Int) in
-      let due = max(state.now, time ?? state.now.clampedAdding(delay))
-      let id = state.nextSequence
-      state.nextSequence += 1
-      let sequence: Int
-      if isHarness {
-        sequence = state.nextHarnessSequence
-        state.nextHarnessSequence += 1
-      } else {
-        sequence = id
-      }
-      let slot = state.queue.store(
-        .init(
-          id: id, body: body, interval: interval, chainStart: state.running?.chainStart ?? due,
-          generation: state.running.map { $0.generation + 1 } ?? 0))
-      state.queue.push(time: due, sequence: sequence, slot: slot)
-      return (slot, id)
+    let (slot, id) = state.withLock {
+      $0.time.add(at: time, delay: delay, interval: interval, isHarness: isHarness, body)
     }
     // Work scheduled from outside the world's own work may be what its waiting root needs.
     if let world = driver.world, TaskDriver.current == nil { world.wake() }
     return ScheduledActionHandle(state: state, slot: slot, id: id)
   }
 
-  /// What an explored schedule may run before the ready jobs at the current tick: the live
-  /// wake-ups due now, in their order, then the first of the scheduler's own actions due now —
-  /// unless a harness action is due first (a recorder subscribes before anything else at its
-  /// tick), which is offered only with `offeringHarness` (when no job is ready). The scheduler's
-  /// actions keep their order among themselves: only the first is offered.
-  func dueSteps(in state: State, offeringHarness: Bool = false)
-    -> [(key: ActionHeap.Key, candidate: ScheduleCandidate)]
-  {
-    guard let first = state.queue.firstTime, first <= state.now else { return [] }
-    var wakeUps: [(key: ActionHeap.Key, candidate: ScheduleCandidate)] = []
-    var own: ActionHeap.Key?
-    var harnessFirst = false
-    for key in state.queue.pendingKeys where key.time <= state.now {
-      let slot = state.queue.slots[key.slot]
-      guard !slot.isCancelled else { continue }
-      if let wakeUp = state.wakeUps[slot.id] {
-        wakeUps.append(
-          (
-            key,
-            ScheduleCandidate(
-              task: wakeUp.task, isMain: false,
-              identity: wakeUp.ordinal.map { .task($0) } ?? .action(slot.id))
-          ))
-      } else if own.map({ key.sequence < $0.sequence }) ?? true {
-        own = key
-        harnessFirst = key.sequence < 0
-      }
-    }
-    wakeUps.sort { $0.key.sequence < $1.key.sequence }
-    guard let own, !harnessFirst || offeringHarness else { return wakeUps }
-    let id = state.queue.slots[own.slot].id
-    return wakeUps + [(own, ScheduleCandidate(task: nil, isMain: false, identity: .action(id)))]
-  }
-
-  /// Takes the action `key` out of line to run it now, putting back the ones before it; `nil` if
-  /// it was cancelled meanwhile. A one-shot action's slot is freed as it is taken out
-  /// (`ActionHeap.startRunning`).
-  func takeAction(_ key: ActionHeap.Key, in state: inout State)
-    -> (key: ActionHeap.Key, body: @Sendable () -> Void)?
-  {
-    var before: [ActionHeap.Key] = []
-    var found: ActionHeap.Key?
-    while state.queue.firstTime == key.time, let next = state.queue.popFirst() {
-      if next.slot == key.slot {
-        found = next
-        break
-      }
-      before.append(next)
-    }
-    for other in before {
-      state.queue.push(time: other.time, sequence: other.sequence, slot: other.slot)
-    }
-    guard var found, !state.queue.slots[found.slot].isCancelled else {
-      if let found { state.queue.free(found.slot) }
-      return nil
-    }
-    state.wakeUps[state.queue.slots[found.slot].id] = nil
-    state.running = state.queue.lineage(of: found.slot)
-    let body = state.queue.startRunning(slot: &found.slot)
-    return (found, body)
-  }
-
   // MARK: Running
 
   func advance(by ticks: Int) -> RunResult {
-    let target = state.withLock { $0.now.clampedAdding(max(0, ticks)) }
+    let target = state.withLock { $0.time.now.clampedAdding(max(0, ticks)) }
     return drain(through: target)
   }
 
@@ -450,10 +362,10 @@ package final class SchedulerCore: Scheduler {
       return RunResult(actionsRun: actionsRun, now: now, failure: stopForTheMainActor())
     }
     let now = state.withLock { state -> Int in
-      if let limit { setNow(max(state.now, limit), in: &state) }
-      state.running = nil
+      if let limit { setNow(max(state.time.now, limit), in: &state) }
+      state.time.running = nil
       state.isRunning = false
-      return state.now
+      return state.time.now
     }
     return RunResult(actionsRun: actionsRun, now: now, failure: nil)
   }
@@ -461,18 +373,7 @@ package final class SchedulerCore: Scheduler {
   /// After an action ran: a repeating one is rescheduled from its due time (keeping its slot, so
   /// the handle its scheduler holds keeps stopping it); a one-shot action's slot is freed.
   private func finishAction(_ key: ActionHeap.Key) {
-    if key.slot == ActionHeap.freedSlot { return }
-    state.withLock { state in
-      if !state.queue.slots[key.slot].isCancelled,
-        let interval = state.queue.slots[key.slot].interval
-      {
-        let due = max(state.now, key.time.clampedAdding(interval))
-        state.queue.requeue(slot: key.slot, time: due, sequence: state.nextSequence)
-        state.nextSequence += 1
-      } else {
-        state.queue.free(key.slot)
-      }
-    }
+    state.withLock { $0.time.finish(key) }
   }
 
   /// Runs the next live action, whatever its tick, moving the clock there: a step of the test's
@@ -484,172 +385,8 @@ package final class SchedulerCore: Scheduler {
     guard case .run(let key, let body) = next else { return false }
     driver.drain { body() }
     finishAction(key)
-    state.withLock { $0.running = nil }
+    state.withLock { $0.time.running = nil }
     return true
-  }
-
-  /// Records a failure found outside any call — a world that could not go on — which its finder
-  /// has reported already (`isReported`) or leaves to the next assertion.
-  func record(_ failure: TestSchedulerFailure, isReported: Bool) {
-    state.withLock { state in
-      if isReported, state.reportedFailures == state.failures.count {
-        state.failures.append(failure)
-        state.reportedFailures += 1
-      } else {
-        state.failures.append(failure)
-      }
-    }
-  }
-
-  /// Which limit stopped a run.
-  package enum StepLimitStop {
-    /// ``stepLimit`` steps ran.
-    case steps
-    /// The default step limit's time budget ran out (``timeBudget``).
-    case time
-  }
-
-  /// The default step limit carries a budget of real time as well: ten million steps take a
-  /// minute in a debug build, and a test with an endless timer would keep its user waiting that
-  /// long. Once a run has taken a million steps — far more than any test that ends needs — it
-  /// stops when it has run this long. An explicit `stepLimit` other than the default is a number
-  /// of steps only.
-  package static let timeBudget = Duration.seconds(5)
-  /// How many steps a run takes before the time budget applies.
-  package static let stepsBeforeTheTimeBudget = 1_000_000
-
-  /// Whether a run that began at `start` (real nanoseconds, ``realNanoseconds()``) must stop
-  /// before its next step, having taken `steps`; and which limit stops it.
-  package func stepLimitStop(after steps: Int, since start: Int64) -> StepLimitStop? {
-    if steps >= stepLimit { return .steps }
-    guard stepLimit == TestScheduler.defaultStepLimit, steps >= Self.stepsBeforeTheTimeBudget,
-      steps & 4095 == 0
-    else { return nil }
-    return Self.realNanoseconds() - start >= Self.timeBudget.saturatingNanoseconds ? .time : nil
-  }
-
-  /// Real time, in nanoseconds, for ``stepLimitStop(after:since:)``.
-  package static func realNanoseconds() -> Int64 {
-    marbles_real_now(MARBLES_CLOCK_CONTINUOUS)
-  }
-
-  /// Which limit stopped a run, in words.
-  package func stepLimitWords(_ stop: StepLimitStop) -> String {
-    switch stop {
-    case .steps:
-      return "its stepLimit of \(stepLimit)"
-    case .time:
-      return "its time budget: the default stepLimit allows \(stepLimit) steps, or as many as "
-        + "\(Self.timeBudget) of real time allow once \(Self.stepsBeforeTheTimeBudget) have run"
-    }
-  }
-
-  /// What kept the scheduler going at its step limit, in words.
-  func stepLimitCause() -> String {
-    let readyJobs = driver.readyJobCount
-    return state.withLock { state in
-      let queue = state.queue
-      let slots = queue.slots
-      let pending = queue.pendingKeys.filter { !slots[$0.slot].isCancelled }
-      let culprit = pending.max { slots[$0.slot].generation < slots[$1.slot].generation }
-      if readyJobs > 0 {
-        return "a driven task that keeps waking up without virtual time moving (\(readyJobs) of "
-          + "its jobs ready) — a busy loop of Task.yield(), or tasks that keep resuming each other"
-      }
-      return culprit.map { queue.slots[$0.slot].culpritDescription(dueAt: $0.time) } ?? "none"
-    }
-  }
-
-  /// Ends a call whose main-actor job the main queue did not take within the stall timeout.
-  private func stopForTheMainActor() -> TestSchedulerFailure {
-    state.withLock { state in
-      let failure = TestSchedulerFailure(
-        kind: .mainActorUnavailable,
-        message: "TestScheduler (made at \(site)) waited \(driver.stallTimeout) of real time at "
-          + "tick \(state.now) for the main actor to run driven main-actor work, but the main "
-          + "actor never came free. Is the test blocking it — a @MainActor test waiting on a lock "
-          + "or a semaphore — while another thread drives the scheduler? Drive the scheduler from "
-          + "the main actor, or leave the main actor free while another thread drives it.")
-      state.failures.append(failure)
-      state.running = nil
-      state.isRunning = false
-      return failure
-    }
-  }
-
-  // MARK: Work nobody drives
-
-  /// Gives up the driven work that has waited the stall timeout with no drain (the watchdog's
-  /// call): records why, and lets the work go so that whoever awaits it stops waiting.
-  func giveUpStalledWork() {
-    var sleeping = driver.sleepingTasks
-    var waiting = tasks.unfinished.map { task -> String in
-      let named = "\(task.name) (started at tick \(task.startedAt))"
-      if driver.isWaitingForTheMainActor(task.taskID) {
-        return named + " waits for the main actor, which never came free"
-      }
-      guard let index = sleeping.firstIndex(where: { $0.taskID == task.taskID }) else {
-        return named
-      }
-      defer { sleeping.remove(at: index) }
-      return named + " sleeps until tick \(sleeping[index].wakeTick) in virtual time"
-    }
-    waiting += sleeping.map { sleep in
-      "a driven task\(sleep.taskID.map { " (task \($0))" } ?? "") sleeps until tick "
-        + "\(sleep.wakeTick) in virtual time"
-    }
-    let ready = driver.readyJobCount
-    let failure = state.withLock { state in
-      TestSchedulerFailure(
-        kind: .undrivenWork,
-        message: "TestScheduler (made at \(site)) has async work that nothing drove for "
-          + "\(driver.stallTimeout) of real time, at tick \(state.now)"
-          + (waiting.isEmpty ? "" : ": " + waiting.joined(separator: ", "))
-          + " (\(ready) job\(ready == 1 ? "" : "s") ready to run). A test that awaits driven work "
-          + "— the value of a scheduler.task, or of a Task the test started — must drive it "
-          + "first: call scheduler.advance(by:), run() or flush() before the await. The work was "
-          + "cancelled and let go, so that the test does not hang.")
-    }
-    driver.abandon(because: failure) {
-      state.withLock { $0.failures.append(failure) }
-    }
-  }
-
-  /// Lets the driven work go when the scheduler is released, so that nothing waits on it for
-  /// ever.
-  func release() {
-    if let world = driver.world, world.keeps(self) { return }
-    driver.world?.pop(driver)
-    // NB: while this engine still holds the driver, which the registry names unretained.
-    let tasks = Registry.shared.withLock { $0.forgetTasks(of: driver) }
-    for task in tasks { Jobs.release(task) }
-    driver.clock.release()
-    driver.abandon(
-      because: TestSchedulerFailure(
-        kind: .undrivenWork,
-        message: "TestScheduler (made at \(site)) was released before it drove this work; it was "
-          + "cancelled and let go."))
-  }
-
-  /// Ends a call that ran `stepLimit` actions with live work still due: records which action kept
-  /// rescheduling.
-  private func stopAtStepLimit(_ actionsRun: Int, by stop: StepLimitStop) -> TestSchedulerFailure {
-    let readyJobs = driver.readyJobCount
-    let cause = stepLimitCause()
-    return state.withLock { state in
-      let slots = state.queue.slots
-      let pending = state.queue.pendingKeys.filter { !slots[$0.slot].isCancelled }
-      let failure = TestSchedulerFailure(
-        kind: .stepLimitExceeded,
-        message:
-          "TestScheduler stopped after \(actionsRun) steps (\(stepLimitWords(stop)); "
-          + "an action or a driven task's wake-up is a step) at tick \(state.now), with \(pending.count) actions "
-          + "and \(readyJobs) jobs still pending. What kept it going: " + cause + ".")
-      state.failures.append(failure)
-      state.running = nil
-      state.isRunning = false
-      return failure
-    }
   }
 }
 

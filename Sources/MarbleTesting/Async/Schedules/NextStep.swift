@@ -36,14 +36,14 @@ extension SchedulerCore {
       if driver.readyJobCount > 0 {
         if let schedule = driver.schedule {
           // A wake-up or the scheduler's first action due now races the ready jobs.
-          let due = state.withLock { dueSteps(in: $0) }
-          switch driver.takeChosen(racing: due.map(\.candidate), by: schedule) {
+          let due = state.withLock { $0.time.dueNow(offeringHarness: false) }
+          switch driver.takeChosen(racing: due.map(Self.candidate), by: schedule) {
           case .job(let job): return .job(job)
           case .due(let index):
             // At the limit the action stays in line (choosing again would only choose again).
             guard !reachedLimit() else { return .stepLimit }
             // NB: taking a wake-up out frees its slot (a wake-up is a one-shot action).
-            guard let taken = state.withLock({ takeAction(due[index].key, in: &$0) }) else {
+            guard let taken = state.withLock({ $0.time.take(due[index].key) }) else {
               continue
             }
             return .action(taken.key, taken.body)
@@ -56,7 +56,7 @@ extension SchedulerCore {
       if stopsAtTickEnds {
         // The tick is over when no live action is due at it: ask before the clock moves on.
         let isTickOver = state.withLock { state in
-          state.queue.dropCancelledHead().map { $0 > state.now } ?? true
+          state.time.dropCancelledHead().map { $0 > state.time.now } ?? true
         }
         if isTickOver, isDone() { return .tickEnd }
       }
@@ -86,53 +86,54 @@ extension SchedulerCore {
     /// What the time queue offers, under its lock.
     enum Offer {
       case next(NextAction)
-      case choice([(key: ActionHeap.Key, candidate: ScheduleCandidate)], ScheduleRun)
+      case choice([TimeQueue.Due], ScheduleRun)
+      /// The action went meanwhile: look again.
+      case again
     }
     while true {
       let offer = state.withLock { state -> Offer? in
         if unlessRunning, state.isRunning { return nil }
-        while let time = state.queue.firstTime, limit.map({ time <= $0 }) ?? true,
-          let first = state.queue.popFirst()
-        {
-          guard !state.queue.slots[first.slot].isCancelled else {
-            state.queue.free(first.slot)
-            continue
-          }
-          setNow(max(state.now, first.time), in: &state)
-          if atLimit {
-            // Put the action back where it was, first in line: nothing is lost, a later call can
-            // go on.
-            state.queue.push(time: first.time, sequence: first.sequence, slot: first.slot)
-            return .next(.stepLimit)
-          }
-          if let schedule = driver.schedule, !state.wakeUps.isEmpty {
-            // No job is ready: the wake-ups due now may run before the scheduler's first action,
-            // and before each other.
-            state.queue.push(time: first.time, sequence: first.sequence, slot: first.slot)
-            let due = dueSteps(in: state, offeringHarness: true)
-            guard due.isEmpty else { return .choice(due, schedule) }
-            guard let taken = takeAction(first, in: &state) else { continue }
-            return .next(.run(taken.key, taken.body))
-          }
-          state.running = state.queue.lineage(of: first.slot)
-          var key = first
-          let body = state.queue.startRunning(slot: &key.slot)
-          return .next(.run(key, body))
+        guard let first = state.time.takeFirst(through: limit) else { return nil }
+        setNow(max(state.time.now, first.time), in: &state)
+        if atLimit {
+          // Put the action back where it was, first in line: nothing is lost, a later call can go
+          // on.
+          state.time.putBack(first)
+          return .next(.stepLimit)
         }
-        return nil
+        if let schedule = driver.schedule, state.time.hasWakeUps {
+          // No job is ready: the wake-ups due now may run before the scheduler's first action,
+          // and before each other.
+          state.time.putBack(first)
+          let due = state.time.dueNow(offeringHarness: true)
+          guard due.isEmpty else { return .choice(due, schedule) }
+          return state.time.take(first).map { .next(.run($0.key, $0.body)) } ?? .again
+        }
+        let started = state.time.start(first)
+        return .next(.run(started.key, started.body))
       }
       switch offer {
       case .next(let next): return next
+      case .again: continue
       case .choice(let due, let schedule):
         // The strategy is asked outside the queue's lock.
-        let chosen = TaskDriver.choose(due.map(\.candidate), by: schedule)
-        guard let taken = state.withLock({ takeAction(due[chosen].key, in: &$0) }) else {
-          continue
-        }
+        let chosen = TaskDriver.choose(due.map(Self.candidate), by: schedule)
+        guard let taken = state.withLock({ $0.time.take(due[chosen].key) }) else { continue }
         return .run(taken.key, taken.body)
       case nil: return nil
       }
     }
+  }
+
+  /// An action due now as a schedule's candidate: a wake-up stands for its task (by its number in
+  /// the run, else the action's id), any other action for itself.
+  static func candidate(_ due: TimeQueue.Due) -> ScheduleCandidate {
+    guard let wakeUp = due.wakeUp else {
+      return ScheduleCandidate(task: nil, isMain: false, identity: .action(due.id))
+    }
+    return ScheduleCandidate(
+      task: wakeUp.task, isMain: false,
+      identity: wakeUp.ordinal.map { .task($0) } ?? .action(due.id))
   }
 }
 
