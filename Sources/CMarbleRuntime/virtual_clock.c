@@ -13,9 +13,10 @@
 // `DispatchWallTime.now()` as CLOCK_REALTIME.
 //
 // Linux: a definition in the executable comes before the C library's in the dynamic linker's
-// search, so the runtime's, Foundation's and Dispatch's calls reach this one, which calls the C
-// library's (found with dlsym(RTLD_NEXT); a raw system call where that finds none, as in a fully
-// static executable). It is weak (strong under the thread sanitizer: see wrappers.h): in a static
+// search, so the runtime's, Foundation's and Dispatch's calls reach this one, which reads the real
+// clock as the C library does: the kernel's vDSO function, found in the vDSO's own symbol table (a
+// raw system call where there is none), never through the dynamic loader, so that the process's
+// first reading may come from a signal handler. It is weak (strong under the thread sanitizer: see wrappers.h): in a static
 // link the C library's own wins, and readings stay real there.
 // Darwin (written for, not built here): DYLD_INTERPOSE of `clock_gettime`,
 // `clock_gettime_nsec_np`, `mach_absolute_time`, `mach_continuous_time` and `gettimeofday`, which
@@ -28,6 +29,10 @@
 
 #if defined(__linux__)
 #include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
+#include <string.h>
+#include <sys/auxv.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <time.h>
@@ -114,14 +119,101 @@ static int system_clock_gettime(clockid_t id, struct timespec *time) {
   return (int)syscall(SYS_clock_gettime, id, time);
 }
 
+static bool same_name(const char *name, const char *other) {
+  while (*name && *name == *other) {
+    name++;
+    other++;
+  }
+  return *name == *other;
+}
+
+/// The function `name` of the kernel's vDSO — the code `clock_gettime` runs without a system
+/// call, mapped into every process — found from the auxiliary vector and the vDSO's own symbol
+/// table: no dynamic loader, no lock, no allocation, so that a first reading from a signal
+/// handler is safe (dlsym is not). `0` when there is no vDSO or no such function.
+static void *vdso_function(const char *name) {
+  uintptr_t base = (uintptr_t)getauxval(AT_SYSINFO_EHDR);
+  if (base == 0) return 0;
+  const ElfW(Ehdr) *header = (const ElfW(Ehdr) *)base;
+  if (memcmp(header->e_ident, ELFMAG, SELFMAG) != 0) return 0;
+  const ElfW(Phdr) *segments = (const ElfW(Phdr) *)(base + header->e_phoff);
+  uintptr_t bias = 0;
+  bool loaded = false;
+  const ElfW(Dyn) *dynamic = 0;
+  for (int index = 0; index < header->e_phnum; index++) {
+    if (segments[index].p_type == PT_LOAD && !loaded) {
+      bias = base + segments[index].p_offset - segments[index].p_vaddr;
+      loaded = true;
+    } else if (segments[index].p_type == PT_DYNAMIC) {
+      dynamic = (const ElfW(Dyn) *)(base + segments[index].p_offset);
+    }
+  }
+  if (!loaded || !dynamic) return 0;
+  const ElfW(Sym) *symbols = 0;
+  const char *names = 0;
+  const uint32_t *hash = 0, *gnu_hash = 0;
+  for (const ElfW(Dyn) *entry = dynamic; entry->d_tag != DT_NULL; entry++) {
+    switch (entry->d_tag) {
+    case DT_SYMTAB: symbols = (const ElfW(Sym) *)(bias + entry->d_un.d_ptr); break;
+    case DT_STRTAB: names = (const char *)(bias + entry->d_un.d_ptr); break;
+    case DT_HASH: hash = (const uint32_t *)(bias + entry->d_un.d_ptr); break;
+    case DT_GNU_HASH: gnu_hash = (const uint32_t *)(bias + entry->d_un.d_ptr); break;
+    default: break;
+    }
+  }
+  if (!symbols || !names) return 0;
+  // How many symbols: the SysV hash table says; a GNU hash table's last chain ends at the last.
+  uint32_t count = 0;
+  if (hash) {
+    count = hash[1];
+  } else if (gnu_hash) {
+    uint32_t buckets_count = gnu_hash[0], first = gnu_hash[1], bloom_words = gnu_hash[2];
+    const uint32_t *buckets = gnu_hash + 4 + bloom_words * (sizeof(ElfW(Addr)) / 4);
+    const uint32_t *chain = buckets + buckets_count;
+    uint32_t last = 0;
+    for (uint32_t index = 0; index < buckets_count; index++) {
+      if (buckets[index] > last) last = buckets[index];
+    }
+    if (last >= first) {
+      while ((chain[last - first] & 1) == 0) last++;
+      count = last + 1;
+    }
+  }
+  for (uint32_t index = 0; index < count; index++) {
+    const ElfW(Sym) *symbol = &symbols[index];
+    if ((symbol->st_info & 0xf) != STT_FUNC || symbol->st_shndx == SHN_UNDEF) continue;
+    if (same_name(names + symbol->st_name, name)) return (void *)(bias + symbol->st_value);
+  }
+  return 0;
+}
+
+#if defined(__aarch64__)
+#define MARBLES_VDSO_CLOCK_GETTIME "__kernel_clock_gettime"
+#else
+#define MARBLES_VDSO_CLOCK_GETTIME "__vdso_clock_gettime"
+#endif
+
+/// The real `clock_gettime`: the vDSO's, as the C library's own calls it, else the system call.
+/// Under the thread sanitizer, its interceptor (found with dlsym), so that it sees every reading.
 static clock_gettime_fn resolve_clock_gettime(void) {
   clock_gettime_fn real = __atomic_load_n(&real_clock_gettime_fn, __ATOMIC_ACQUIRE);
   if (real == 0) {
+#if defined(MARBLES_UNDER_THREAD_SANITIZER)
     real = (clock_gettime_fn)marbles_real_function("__interceptor_clock_gettime", "clock_gettime");
+#else
+    real = (clock_gettime_fn)vdso_function(MARBLES_VDSO_CLOCK_GETTIME);
+#endif
     if (real == 0) real = system_clock_gettime;
     __atomic_store_n(&real_clock_gettime_fn, real, __ATOMIC_RELEASE);
   }
   return real;
+}
+
+marbles_real_clock_source marbles_real_clock_source_now(void) {
+  clock_gettime_fn real = resolve_clock_gettime();
+  if (real == system_clock_gettime) return MARBLES_REAL_CLOCK_SYSTEM_CALL;
+  if ((void *)real == vdso_function(MARBLES_VDSO_CLOCK_GETTIME)) return MARBLES_REAL_CLOCK_VDSO;
+  return MARBLES_REAL_CLOCK_SANITIZER;
 }
 
 static int64_t real_reading(clockid_t id) {
@@ -201,6 +293,10 @@ static bool is_virtual_id(int id) { (void)id; return false; }
 static int id_of_kind(marbles_clock_kind kind) { return (int)kind; }
 static void read_epochs(marbles_virtual_clock *clock) { (void)clock; }
 
+#endif
+
+#if !defined(__linux__)
+marbles_real_clock_source marbles_real_clock_source_now(void) { return MARBLES_REAL_CLOCK_PLATFORM; }
 #endif
 
 // MARK: Clocks
@@ -558,7 +654,9 @@ MARBLES_WRAPPER int clock_gettime(clockid_t id, struct timespec *time) {
 
 typedef int (*gettimeofday_fn)(struct timeval *, void *);
 typedef time_t (*time_fn)(time_t *);
+#if defined(MARBLES_UNDER_THREAD_SANITIZER)
 static void *gettimeofday_symbol, *time_symbol;
+#endif
 
 /// Core Foundation reads the wall clock with gettimeofday (CFAbsoluteTimeGetCurrent: a run
 /// loop's limit date, a timer's fire date), and C code with time().
@@ -571,8 +669,18 @@ MARBLES_WRAPPER int gettimeofday(struct timeval *time, void *zone) {
     result->tv_usec = (nanoseconds % 1000000000) / 1000;
     return 0;
   }
+#if defined(MARBLES_UNDER_THREAD_SANITIZER)
   return ((gettimeofday_fn)marbles_resolve_real(
       &gettimeofday_symbol, "__interceptor_gettimeofday", "gettimeofday"))(time, zone);
+#else
+  // The real wall clock, as the C library reads it, without looking anything up.
+  if (zone) memset(zone, 0, sizeof(struct timezone));
+  if (!result) return 0;
+  nanoseconds = real_reading(CLOCK_REALTIME);
+  result->tv_sec = nanoseconds / 1000000000;
+  result->tv_usec = (nanoseconds % 1000000000) / 1000;
+  return 0;
+#endif
 }
 
 MARBLES_WRAPPER time_t time(time_t *result) {
@@ -583,7 +691,13 @@ MARBLES_WRAPPER time_t time(time_t *result) {
     if (result) *result = seconds;
     return seconds;
   }
+#if defined(MARBLES_UNDER_THREAD_SANITIZER)
   return ((time_fn)marbles_resolve_real(&time_symbol, "__interceptor_time", "time"))(result);
+#else
+  time_t seconds = (time_t)(real_reading(CLOCK_REALTIME) / 1000000000);
+  if (result) *result = seconds;
+  return seconds;
+#endif
 }
 
 #elif defined(MARBLES_TESTED_RUNTIME) && defined(__APPLE__)

@@ -117,6 +117,22 @@ marbles_scope_here_kind marbles_scope_here(void);
 /// Whether a reading on this thread, now, is virtual.
 bool marbles_reads_virtual_time(void);
 
+/// Where the real readings behind the clock wrappers come from.
+typedef enum {
+  /// The kernel's vDSO function, found in the vDSO's own symbol table (Linux).
+  MARBLES_REAL_CLOCK_VDSO,
+  /// The `clock_gettime` system call, where there is no vDSO.
+  MARBLES_REAL_CLOCK_SYSTEM_CALL,
+  /// The thread sanitizer's interceptor, found with dlsym (under `--sanitize=thread`).
+  MARBLES_REAL_CLOCK_SANITIZER,
+  /// The platform's own (Darwin, which Marbles does not wrap this way).
+  MARBLES_REAL_CLOCK_PLATFORM,
+} marbles_real_clock_source;
+
+/// Where the real readings come from: on Linux never the dynamic loader, outside the thread
+/// sanitizer, so that a first reading from a signal handler is safe.
+marbles_real_clock_source marbles_real_clock_source_now(void);
+
 /// Makes this thread's readings real until `marbles_real_time_end` (nested calls count): for
 /// Marbles' own waits and timeouts, which must be real wherever they run.
 void marbles_real_time_begin(void);
