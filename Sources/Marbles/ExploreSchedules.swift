@@ -29,6 +29,24 @@ final class IssueCapture: Sendable {
   var all: [String] { issues.withLock { $0.all } }
 }
 
+/// Warnings of the failing schedule's last run that are not the body's — what record mode did —
+/// held while its issues pass through a handler that drops warnings (the body's were reported
+/// by the first run), and reported after it.
+final class DeferredWarnings: Sendable {
+  @TaskLocal static var current: DeferredWarnings?
+
+  private let warnings = Mutex<[(message: String, site: SourceSite)]>([])
+
+  func append(_ message: String, at site: SourceSite) {
+    warnings.withLock { $0.append((message, site)) }
+  }
+
+  /// Reports the warnings held, each at its place.
+  func report() {
+    for warning in warnings.withLock({ $0 }) { warning.site.warn(warning.message) }
+  }
+}
+
 /// The issues of the failing schedule's last run, reported where they happen: the first carries
 /// the exploration's report, the others point to it.
 private final class ReportedIssues: Sendable {
@@ -221,9 +239,12 @@ enum ScheduleExploring {
     func run(_ schedule: ScheduleRun) async -> [String] {
       // Record mode writes from schedule 0 alone, the order a plain run has: another schedule's
       // actual marble is a rare order's, and shrinking and the failing schedule's re-run repeat
-      // rare orders. A replay's one run is a rare order too.
+      // rare orders. A replay's one run is a rare order too. In Swift Testing it writes from the
+      // last run of a failing schedule 0 (`runReporting`), whose issues are real — so that a
+      // failure a `withKnownIssue` around the exploration takes is not recorded — and never from
+      // a run whose issues are held.
       let isFirst = runs == 0
-      let mayRecord = replay == nil && isFirst
+      let mayRecord = replay == nil && isFirst && Test.current == nil
       runs += 1
       func runBody() async throws {
         if mayRecord {
@@ -264,26 +285,34 @@ enum ScheduleExploring {
     }
     /// Runs the failing schedule once more, its issues reported where they happen with `report`;
     /// returns how many failing issues were.
-    func runReporting(_ schedule: ScheduleRun, report: String, at site: SourceLocation) async
-      -> Int
-    {
+    func runReporting(
+      _ schedule: ScheduleRun, report: String, at site: SourceLocation, mayRecord: Bool
+    ) async -> Int {
       runs += 1
       let reported = ReportedIssues(report: report)
-      await ScheduleRun.$current.withValue(schedule) {
-        // The `withKnownIssue` takes nothing: it sees which issues are the schedule's failures,
-        // before a `withKnownIssue` around the exploration takes them.
-        try? await withIssues(handledBy: reported.report) {
-          await withKnownIssue(isIntermittent: true) {
-            do {
-              try await withMarbleRecording(.never) { try await body() }
-            } catch is ExpectationFailedError {
-              // `#require` recorded it.
-            } catch {
-              Issue.record(error, sourceLocation: site)
+      let deferred = DeferredWarnings()
+      defer { deferred.report() }
+      await DeferredWarnings.$current.withValue(deferred) {
+        await ScheduleRun.$current.withValue(schedule) {
+          // The `withKnownIssue` takes nothing: it sees which issues are the schedule's failures,
+          // before a `withKnownIssue` around the exploration takes them.
+          try? await withIssues(handledBy: reported.report) {
+            await withKnownIssue(isIntermittent: true) {
+              do {
+                if mayRecord {
+                  try await body()
+                } else {
+                  try await withMarbleRecording(.never) { try await body() }
+                }
+              } catch is ExpectationFailedError {
+                // `#require` recorded it.
+              } catch {
+                Issue.record(error, sourceLocation: site)
+              }
+            } matching: { issue in
+              reported.mark(issue)
+              return false
             }
-          } matching: { issue in
-            reported.mark(issue)
-            return false
           }
         }
       }
@@ -385,7 +414,7 @@ enum ScheduleExploring {
       // the first: no second copy of them in the report.
       let reported = await runReporting(
         ScheduleRun(ReplayStrategy(found.token)), report: (lines + rest).joined(separator: "\n"),
-        at: site)
+        at: site, mayRecord: found.schedule == 0 && token == nil)
       failure.isReported = reported > 0
     }
     return ScheduleExploration(

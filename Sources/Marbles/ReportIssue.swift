@@ -151,7 +151,12 @@ struct SourceSite: Sendable {
         Comment(rawValue: MessageBounds.capped(finding.message)), sourceLocation: sourceLocation)
       if let picture = finding.picture { attach(picture) }
       guard issue.isFailure, let note = recording.record() else { return }
-      warn(String(note.drop { $0 == "\n" }))
+      let message = String(note.drop { $0 == "\n" })
+      if let deferred = DeferredWarnings.current {
+        deferred.append(message, at: self)
+      } else {
+        warn(message)
+      }
       return
     }
     report(finding.message + (finding.recording?.record() ?? ""))

@@ -85,6 +85,43 @@ import Testing
     #expect(messages.withLock { $0.first?.contains("recorded") } == false)
   }
 
+  /// An exploration whose schedule 0 fails records schedule 0's actual marble, from the failing
+  /// schedule's last run, whose issue is real; inside a `withKnownIssue` nothing is written. (On
+  /// 2026-11-28's `main` schedule 0's run recorded while its issues were held, known or not.)
+  @Test(arguments: [false, true])
+  func anExplorationRecordsAFailingScheduleZeroUnlessTheFailureIsKnown(_ isKnown: Bool) async {
+    let path: StaticString = "record-explored-zero.swift"
+    write("assertMarbles(recorder, \"(ab)\")\n", to: path)
+    await SourceRecorder.$folder.withValue(folder) {
+      let issues = await takingIssues {
+        await withMarbleRecording(.failed) {
+          let explore = {
+            _ = await exploreSchedules(20, seed: 1) {
+              let scheduler = TestScheduler()
+              let subject = Subject<String, Never>()
+              let recorder = scheduler.record(subject)
+              scheduler.task { subject.sendNext("b") }
+              scheduler.run()
+              assertMarbles(
+                recorder, "(ab)", fileID: "X/File.swift", filePath: path, line: 1, column: 14)
+            }
+          }
+          if isKnown {
+            await withKnownIssue { await explore() }
+          } else {
+            await explore()
+          }
+        }
+      }
+      #expect(
+        issues.filter { $0.severity == .warning && $0.commentText.hasPrefix("recorded") }.count
+          == (isKnown ? 0 : 1), "\(issues.map(\.commentText))")
+    }
+    #expect(
+      read(path)
+        == (isKnown ? "assertMarbles(recorder, \"(ab)\")\n" : "assertMarbles(recorder, \"b\")\n"))
+  }
+
   @Test func aFailingAssertMarblesIsRewrittenAndStillFails() throws {
     let path: StaticString = "record-assert-marbles.swift"
     write("func t() {\n  assertMarbles(recorder, \"-a|\")  // after\n}\n", to: path)
