@@ -135,7 +135,8 @@ struct TimeQueue {
   /// one-shot action's slot is freed as it starts (`ActionHeap.startRunning`).
   mutating func start(_ key: ActionHeap.Key) -> (key: ActionHeap.Key, body: @Sendable () -> Void) {
     var key = key
-    wakeUps[actions.slots[key.slot].id] = nil
+    // NB: only under an explored schedule are there any: a run without one hashes nothing here.
+    if !wakeUps.isEmpty { wakeUps[actions.slots[key.slot].id] = nil }
     running = actions.lineage(of: key.slot)
     let body = actions.startRunning(slot: &key.slot)
     return (key, body)
