@@ -43,3 +43,33 @@ public func forkedChildStatus(_ child: () -> Int32) -> Int32? {
   guard status & 0x7f == 0 else { return nil }
   return (status >> 8) & 0xff
 }
+
+/// Whether the process runs under the thread sanitizer (its runtime is linked in).
+public var isUnderThreadSanitizer: Bool {
+  #if canImport(Darwin)
+    let everywhere = UnsafeMutableRawPointer(bitPattern: -2)  // RTLD_DEFAULT
+  #else
+    let everywhere: UnsafeMutableRawPointer? = nil  // RTLD_DEFAULT
+  #endif
+  return dlsym(everywhere, "__tsan_init") != nil
+}
+
+/// The wall clock through each of the C library's readings — `clock_gettime` before,
+/// `gettimeofday` (given an old-style time zone to clear) and `time`, then `clock_gettime` after —
+/// in whole seconds, with whether `gettimeofday` cleared the zone.
+public func wallClockSecondsThroughEachReading() -> (
+  before: Int, gettimeofday: Int, time: Int, after: Int, zoneCleared: Bool
+) {
+  var before = timespec()
+  clock_gettime(CLOCK_REALTIME, &before)
+  var value = timeval()
+  var zone = timezone(tz_minuteswest: 60, tz_dsttime: 1)
+  let succeeded = gettimeofday(&value, &zone) == 0
+  let seconds = time(nil)
+  var after = timespec()
+  clock_gettime(CLOCK_REALTIME, &after)
+  return (
+    Int(before.tv_sec), succeeded ? Int(value.tv_sec) : -1, Int(seconds), Int(after.tv_sec),
+    zone.tz_minuteswest == 0 && zone.tz_dsttime == 0
+  )
+}

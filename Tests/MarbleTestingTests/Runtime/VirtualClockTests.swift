@@ -94,27 +94,19 @@ import Testing
     /// (on 2026-11-28's `main` the first reading looked `clock_gettime` up with dlsym, which a
     /// signal handler must not call); under the thread sanitizer, from its interceptor.
     @Test func theRealClockIsTheVDSOsFoundWithoutTheLoader() {
-      let underThreadSanitizer = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
       #expect(
         marbles_real_clock_source_now()
-          == (underThreadSanitizer ? MARBLES_REAL_CLOCK_SANITIZER : MARBLES_REAL_CLOCK_VDSO))
+          == (isUnderThreadSanitizer ? MARBLES_REAL_CLOCK_SANITIZER : MARBLES_REAL_CLOCK_VDSO))
     }
 
     /// `gettimeofday` and `time`, outside any world, read the real wall clock — now without
     /// looking the C library's up — and `gettimeofday` clears an old-style time zone as the C
     /// library does.
     @Test func gettimeofdayAndTimeOutsideAWorldAreTheRealWallClock() {
-      var before = timespec()
-      clock_gettime(CLOCK_REALTIME, &before)
-      var value = timeval()
-      var zone = timezone(tz_minuteswest: 60, tz_dsttime: 1)
-      #expect(gettimeofday(&value, &zone) == 0)
-      let seconds = time(nil)
-      var after = timespec()
-      clock_gettime(CLOCK_REALTIME, &after)
-      #expect(before.tv_sec <= value.tv_sec && value.tv_sec <= after.tv_sec)
-      #expect(before.tv_sec <= seconds && seconds <= after.tv_sec)
-      #expect(zone.tz_minuteswest == 0 && zone.tz_dsttime == 0)
+      let read = wallClockSecondsThroughEachReading()
+      #expect(read.before <= read.gettimeofday && read.gettimeofday <= read.after)
+      #expect(read.before <= read.time && read.time <= read.after)
+      #expect(read.zoneCleared)
     }
 
     @Test func aForkedChildReadsRealTime() throws {
