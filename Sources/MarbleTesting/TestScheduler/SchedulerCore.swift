@@ -304,31 +304,23 @@ package final class SchedulerCore: Scheduler {
     }
     if let refusal { return RunResult(actionsRun: 0, now: now, failure: refusal) }
 
-    var actionsRun = 0
+    var budget = StepBudget(start: Self.realNanoseconds())
     var isAtStepLimit = false
-    let start = Self.realNanoseconds()
-    var limitStop: StepLimitStop?
-    /// Whether the run must stop before its next step (and which limit stops it).
-    func reachedLimit() -> Bool {
-      if limitStop == nil { limitStop = stepLimitStop(after: actionsRun, since: start) }
-      return limitStop != nil
-    }
     var isMainActorUnavailable = false
     // NB: the thread runs this scheduler's work from here on, so that the tasks created and the
     // continuations resumed by its actions and jobs are driven by it (see `TaskDriver`).
     driver.drain {
       steps: while true {
         switch nextStep(
-          through: limit, stopsAtTickEnds: stopsAtTickEnds, isDone: isDone,
-          reachedLimit: reachedLimit)
+          through: limit, stopsAtTickEnds: stopsAtTickEnds, isDone: isDone, budget: &budget)
         {
         case .job(let job):
-          if reachedLimit() {
+          if budget.isReached(by: self) {
             driver.putBack(job)
             isAtStepLimit = true
             break steps
           }
-          actionsRun += 1
+          budget.steps += 1
           let id = Jobs.taskID(of: job.job)
           guard driver.run(job) else {
             isMainActorUnavailable = true
@@ -339,7 +331,7 @@ package final class SchedulerCore: Scheduler {
           driver.forgetIfComplete(id)
         case .action(let key, let body):
           body()
-          actionsRun += 1
+          budget.steps += 1
           finishAction(key)
         case .stepLimit:
           isAtStepLimit = true
@@ -353,10 +345,11 @@ package final class SchedulerCore: Scheduler {
         }
       }
     }
+    let actionsRun = budget.steps
     if isAtStepLimit {
       return RunResult(
         actionsRun: actionsRun, now: now,
-        failure: stopAtStepLimit(actionsRun, by: limitStop ?? .steps))
+        failure: stopAtStepLimit(actionsRun, by: budget.stop ?? .steps))
     }
     if isMainActorUnavailable {
       return RunResult(actionsRun: actionsRun, now: now, failure: stopForTheMainActor())

@@ -22,15 +22,34 @@ enum NextStep {
   case nothing
 }
 
+/// How far a run is from its step limit: the steps it took, and when it began (a value passed
+/// `inout`, so that checking it costs no dynamic exclusivity check per step).
+struct StepBudget {
+  /// Real nanoseconds at the run's start (`SchedulerCore.realNanoseconds()`).
+  let start: Int64
+  /// The actions and jobs run so far.
+  var steps = 0
+  /// Which limit stopped the run, once one has.
+  var stop: SchedulerCore.StepLimitStop?
+
+  init(start: Int64) { self.start = start }
+
+  /// Whether the run must stop before its next step.
+  mutating func isReached(by core: SchedulerCore) -> Bool {
+    if stop == nil { stop = core.stepLimitStop(after: steps, since: start) }
+    return stop != nil
+  }
+}
+
 extension SchedulerCore {
   /// The next step of a run through `limit` (every tick with `nil`).
   ///
   /// - Parameters:
   ///   - stopsAtTickEnds: Whether to ask `isDone` when a tick is over, before the clock moves on.
   ///   - isDone: Asked, outside any lock, at the end of a tick.
-  ///   - reachedLimit: Whether the step limit stops the run before another step.
+  ///   - budget: How far the run is from its step limit.
   func nextStep(
-    through limit: Int?, stopsAtTickEnds: Bool, isDone: () -> Bool, reachedLimit: () -> Bool
+    through limit: Int?, stopsAtTickEnds: Bool, isDone: () -> Bool, budget: inout StepBudget
   ) -> NextStep {
     while true {
       if driver.readyJobCount > 0 {
@@ -41,7 +60,7 @@ extension SchedulerCore {
           case .job(let job): return .job(job)
           case .due(let index):
             // At the limit the action stays in line (choosing again would only choose again).
-            guard !reachedLimit() else { return .stepLimit }
+            guard !budget.isReached(by: self) else { return .stepLimit }
             // NB: taking a wake-up out frees its slot (a wake-up is a one-shot action).
             guard let taken = state.withLock({ $0.time.take(due[index].key) }) else {
               continue
@@ -60,7 +79,7 @@ extension SchedulerCore {
         }
         if isTickOver, isDone() { return .tickEnd }
       }
-      switch takeNextAction(through: limit, atLimit: reachedLimit()) {
+      switch takeNextAction(through: limit, atLimit: budget.isReached(by: self)) {
       case .run(let key, let body): return .action(key, body)
       case .stepLimit: return .stepLimit
       case nil: return .nothing
