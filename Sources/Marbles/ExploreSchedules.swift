@@ -334,8 +334,15 @@ enum ScheduleExploring {
       }
       token = read
     }
+    // The last run that failed, with its issues: the failure found is usually it (shrinking
+    // ends on a failing run), and then it is not run again — a run again would repeat, in
+    // XCTest, the assertion failures XCTest has recorded already.
+    var lastFailing: (run: ScheduleRun, issues: [String])?
     let outcome = await ScheduleExplorer.explore(count: count, seed: seed, replay: token) {
-      schedule in await run(schedule).isEmpty
+      schedule in
+      let issues = await run(schedule)
+      if !issues.isEmpty { lastFailing = (schedule, issues) }
+      return issues.isEmpty
     }
     guard let found = outcome.failure else {
       var exploration = ScheduleExploration(
@@ -357,9 +364,15 @@ enum ScheduleExploring {
       }
       return exploration
     }
-    // Once more, to hold the failing schedule's issues and steps.
-    let schedule = ScheduleRun(ReplayStrategy(found.token))
-    let issues = await run(schedule)
+    // Its issues and steps: from its last run, else from a run once more.
+    let schedule: ScheduleRun
+    let issues: [String]
+    if let lastFailing, "\(lastFailing.run.token)" == "\(found.token)" {
+      (schedule, issues) = lastFailing
+    } else {
+      schedule = ScheduleRun(ReplayStrategy(found.token))
+      issues = await run(schedule)
+    }
     let departures = found.token.departures.count
     var lines: [String] = []
     if let token, let replay {
