@@ -3,8 +3,8 @@ import Marbles
 import Synchronization
 import Testing
 
-/// Two kinds of exploration share an actor instance (``SharedService/shared``) and run side by
-/// side — 20 of each under `--parallel` — and each gives the result it gives alone, every time:
+/// Two kinds of exploration share an actor instance (``SharedService/sharedByExplorations``) and
+/// run side by side — 20 of each under `--parallel` — and each gives the result it gives alone, every time:
 /// the same seed, the same schedules. On 2026-11-28's `main` the correct one failed in 20 of 20
 /// runs of a `swift test` (schedule 0 among them: `run()` returned while a task waited for the
 /// actor behind the other test's work), and the racy one found other schedules and tokens. Now
@@ -17,7 +17,8 @@ import Testing
     let log = Mutex<[String]>([])
     for name in ["a", "b"] {
       scheduler.task(name: name) {
-        let answer = try await SharedService.shared.echo(name, after: .milliseconds(10))
+        let answer = try await SharedService.sharedByExplorations.echo(
+          name, after: .milliseconds(10))
         log.withLock { $0.append(answer) }
       }
     }
@@ -31,7 +32,7 @@ import Testing
     let count = Mutex(0)
     for name in ["c", "d"] {
       scheduler.task(name: name) {
-        _ = try await SharedService.shared.echo(name, after: .milliseconds(10))
+        _ = try await SharedService.sharedByExplorations.echo(name, after: .milliseconds(10))
         count.withLock { $0 += 1 }
       }
     }

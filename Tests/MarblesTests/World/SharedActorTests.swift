@@ -7,6 +7,10 @@ import Testing
 /// An actor instance two tests share (a `static let shared`), each in a world of its own.
 actor SharedService {
   static let shared = SharedService()
+  /// The instance ``SharedActorExplorationTests``' two explorations share. Not ``shared``: a plain
+  /// test using an actor beside an exploration can change the exploration's choice points (a
+  /// documented limit of exploring), and the plain tests of ``SharedActorTests`` use that one.
+  static let sharedByExplorations = SharedService()
 
   /// Whether `hold(for:)` is running: read by the tests from outside the actor.
   nonisolated let isHeld = Atomic(false)
