@@ -236,6 +236,14 @@ enum ScheduleExploring {
     let count = max(count, environment.schedules ?? 0)
     let seed = seed ?? environment.seed ?? UInt64.random(in: 0...UInt64.max)
     var runs = 0
+    /// The body, writing in record mode only if `mayRecord`.
+    func runBody(mayRecord: Bool) async throws {
+      if mayRecord {
+        try await body()
+      } else {
+        try await withMarbleRecording(.never) { try await body() }
+      }
+    }
     func run(_ schedule: ScheduleRun) async -> [String] {
       // Record mode writes from schedule 0 alone, the order a plain run has: another schedule's
       // actual marble is a rare order's, and shrinking and the failing schedule's re-run repeat
@@ -246,18 +254,13 @@ enum ScheduleExploring {
       let isFirst = runs == 0
       let mayRecord = replay == nil && isFirst && Test.current == nil
       runs += 1
-      func runBody() async throws {
-        if mayRecord {
-          try await body()
-        } else {
-          try await withMarbleRecording(.never) { try await body() }
-        }
-      }
       let capture = IssueCapture()
       await IssueCapture.$current.withValue(capture) {
         await ScheduleRun.$current.withValue(schedule) {
           guard Test.current != nil else {
-            do { try await runBody() } catch { capture.append("caught error: \(error)") }
+            do { try await runBody(mayRecord: mayRecord) } catch {
+              capture.append("caught error: \(error)")
+            }
             return
           }
           // The schedule's issues are held, not reported: the `withKnownIssue` below takes them
@@ -269,7 +272,7 @@ enum ScheduleExploring {
               isFirst && !capture.holds(issue) ? issue : nil
             }) {
               try await withKnownIssue(isIntermittent: true) {
-                try await runBody()
+                try await runBody(mayRecord: mayRecord)
               } matching: { issue in
                 guard issue.severity >= .error else { return false }
                 capture.hold(issue)
@@ -299,11 +302,7 @@ enum ScheduleExploring {
           try? await withIssues(handledBy: reported.report) {
             await withKnownIssue(isIntermittent: true) {
               do {
-                if mayRecord {
-                  try await body()
-                } else {
-                  try await withMarbleRecording(.never) { try await body() }
-                }
+                try await runBody(mayRecord: mayRecord)
               } catch is ExpectationFailedError {
                 // `#require` recorded it.
               } catch {
@@ -367,7 +366,7 @@ enum ScheduleExploring {
     // Its issues and steps: from its last run, else from a run once more.
     let schedule: ScheduleRun
     let issues: [String]
-    if let lastFailing, "\(lastFailing.run.token)" == "\(found.token)" {
+    if let lastFailing, lastFailing.run.token == found.token {
       (schedule, issues) = lastFailing
     } else {
       schedule = ScheduleRun(ReplayStrategy(found.token))

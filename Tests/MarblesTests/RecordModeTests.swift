@@ -232,17 +232,16 @@ import Testing
   /// record mode leaves the expectation alone. (On 2026-11-28's `main` it was rewritten.)
   @Test func aKnownIssueIsNotRecorded() throws {
     let path: StaticString = "record-known.swift"
-    write("assertMarbles(r, \"-a|\")\nassertMarbles(r, \"-b|\")\n", to: path)
     let recorder = try Self.recorder("--a|")
-    let messages = issues {
-      withMarbleRecording(.failed) {
-        withKnownIssue("the bug: the value comes a tick late") {
-          assertMarbles(recorder, "-a|", filePath: path, line: 1, column: 14)
-        }
-        assertMarbles(recorder, "-b|", filePath: path, line: 2, column: 14)
+    let (file, messages) = recording(
+      "assertMarbles(r, \"-a|\")\nassertMarbles(r, \"-b|\")\n", in: path, mode: .failed
+    ) {
+      withKnownIssue("the bug: the value comes a tick late") {
+        assertMarbles(recorder, "-a|", filePath: path, line: 1, column: 14)
       }
+      assertMarbles(recorder, "-b|", filePath: path, line: 2, column: 14)
     }
-    #expect(read(path) == "assertMarbles(r, \"-a|\")\nassertMarbles(r, \"--a|\")\n")
+    #expect(file == "assertMarbles(r, \"-a|\")\nassertMarbles(r, \"--a|\")\n")
     #expect(messages.count == 3, "\(messages)")
     #expect(messages.filter { $0.hasPrefix("warning: recorded `--a|`") }.count == 1)
   }

@@ -29,12 +29,7 @@ public func wallClockReading() -> Int64 {
 /// NB: `fork` is found by name: Swift's C library modules mark it unavailable.
 public func forkedChildStatus(_ child: () -> Int32) -> Int32? {
   typealias Fork = @convention(c) () -> pid_t
-  #if canImport(Darwin)
-    let everywhere = UnsafeMutableRawPointer(bitPattern: -2)  // RTLD_DEFAULT
-  #else
-    let everywhere: UnsafeMutableRawPointer? = nil  // RTLD_DEFAULT
-  #endif
-  guard let symbol = dlsym(everywhere, "fork") else { return nil }
+  guard let symbol = symbolAnywhere("fork") else { return nil }
   let pid = unsafeBitCast(symbol, to: Fork.self)()
   if pid == 0 { _exit(child()) }
   guard pid > 0 else { return nil }
@@ -45,13 +40,16 @@ public func forkedChildStatus(_ child: () -> Int32) -> Int32? {
 }
 
 /// Whether the process runs under the thread sanitizer (its runtime is linked in).
-public var isUnderThreadSanitizer: Bool {
+public var isUnderThreadSanitizer: Bool { symbolAnywhere("__tsan_init") != nil }
+
+/// The symbol `name` in any image of the process (`dlsym(RTLD_DEFAULT, name)`).
+private func symbolAnywhere(_ name: String) -> UnsafeMutableRawPointer? {
   #if canImport(Darwin)
     let everywhere = UnsafeMutableRawPointer(bitPattern: -2)  // RTLD_DEFAULT
   #else
     let everywhere: UnsafeMutableRawPointer? = nil  // RTLD_DEFAULT
   #endif
-  return dlsym(everywhere, "__tsan_init") != nil
+  return dlsym(everywhere, name)
 }
 
 /// The wall clock through each of the C library's readings — `clock_gettime` before,

@@ -83,15 +83,8 @@ import Testing
     var exploration: ScheduleExploration?
     let issues = await takingIssues {
       exploration = await exploreSchedules(100, seed: 42) {
-        let scheduler = TestScheduler()
         let account = Account()
-        scheduler.task(name: "first") { await account.withdraw(80) }
-        scheduler.task(name: "second") {
-          await Task.yield()
-          await Task.yield()
-          await account.withdraw(80)
-        }
-        scheduler.run()
+        Self.runTwoWithdrawals { await account.withdraw($0) }
         let balance = await account.balance
         #expect(balance == 20, "one withdrawal is paid")
         try #require(balance >= 0)
@@ -239,17 +232,23 @@ import Testing
     }
   }
 
-  /// ``twoWithdrawals()`` from the fixed account.
-  static func twoWithdrawalsFromTheFixedAccount() async {
+  /// ``twoWithdrawals()``'s two tasks, each withdrawing 80 with `withdraw`, run on a new
+  /// scheduler.
+  static func runTwoWithdrawals(_ withdraw: @escaping @Sendable (Int) async -> Void) {
     let scheduler = TestScheduler()
-    let account = FixedAccount()
-    scheduler.task(name: "first") { await account.withdraw(80) }
+    scheduler.task(name: "first") { await withdraw(80) }
     scheduler.task(name: "second") {
       await Task.yield()
       await Task.yield()
-      await account.withdraw(80)
+      await withdraw(80)
     }
     scheduler.run()
+  }
+
+  /// ``twoWithdrawals()`` from the fixed account.
+  static func twoWithdrawalsFromTheFixedAccount() async {
+    let account = FixedAccount()
+    runTwoWithdrawals { await account.withdraw($0) }
     #expect(await account.balance == 20)
   }
 
