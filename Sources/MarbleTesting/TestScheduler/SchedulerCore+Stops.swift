@@ -34,9 +34,14 @@ extension SchedulerCore {
   package static let timeBudget = Duration.seconds(5)
   /// How many steps a run takes before the time budget applies.
   package static let stepsBeforeTheTimeBudget = 1_000_000
+  /// How many steps a run takes before it reads the clock its time budget counts from: a
+  /// reading of real time at every `advance` — and every time a world's root waits — costs more
+  /// than the few milliseconds the first steps take, which the budget leaves out.
+  static let stepsBeforeTheClock = 4_096
 
-  /// Whether a run that began at `start` (real nanoseconds, ``realNanoseconds()``) must stop
-  /// before its next step, having taken `steps`; and which limit stops it.
+  /// Whether a run whose time budget began at `start` (real nanoseconds, ``realNanoseconds()``,
+  /// read at its ``stepsBeforeTheClock``th step) must stop before its next step, having taken
+  /// `steps`; and which limit stops it.
   package func stepLimitStop(after steps: Int, since start: Int64) -> StepLimitStop? {
     if steps >= stepLimit { return .steps }
     guard stepLimit == TestScheduler.defaultStepLimit, steps >= Self.stepsBeforeTheTimeBudget,

@@ -304,7 +304,7 @@ package final class SchedulerCore: Scheduler {
     }
     if let refusal { return RunResult(actionsRun: 0, now: now, failure: refusal) }
 
-    var budget = StepBudget(start: Self.realNanoseconds())
+    var budget = StepBudget()
     var isAtStepLimit = false
     var isMainActorUnavailable = false
     // NB: the thread runs this scheduler's work from here on, so that the tasks created and the

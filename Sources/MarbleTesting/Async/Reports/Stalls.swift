@@ -33,7 +33,8 @@ extension TaskDriver {
     let hasReadyJobs = readyJobCount > 0
     let isDraining = isDraining
     return watch.withLock { watch in
-      guard watch.abandonment == nil, !isDraining, hasReadyJobs || !watch.sleeps.isEmpty
+      guard watch.abandonment == nil, !isDraining,
+        hasReadyJobs || !watch.sleeps.isEmpty || !watch.standardSleeps.isEmpty
       else {
         watch.stalledSince = nil
         return false
@@ -49,7 +50,10 @@ extension TaskDriver {
   /// What the driver's sleeping tasks wait for: each with its wake tick, earliest first.
   var sleepingTasks: [(taskID: UInt64?, wakeTick: Int)] {
     watch.withLock { watch in
-      watch.sleeps.values.map { ($0.taskID, $0.wakeTick) }.sorted { $0.wakeTick < $1.wakeTick }
+      let sleeps: [(taskID: UInt64?, wakeTick: Int)] =
+        watch.sleeps.values.map { ($0.taskID, $0.wakeTick) }
+        + watch.standardSleeps.values.map { ($0.taskID, $0.wakeTick) }
+      return sleeps.sorted { $0.wakeTick < $1.wakeTick }
     }
   }
 
@@ -78,7 +82,7 @@ extension TaskDriver {
           watch.standardSleeps = [:]
           standardSleepCount.store(0, ordering: .releasing)
         }
-        return Array(watch.sleeps.values)
+        return Array(watch.sleeps.values) + watch.standardSleeps.values.map { $0 }
       }
       sleeps = taken ?? []
       return taken != nil

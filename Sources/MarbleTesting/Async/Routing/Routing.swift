@@ -26,6 +26,11 @@ enum Routing {
     }
     let taskID = Jobs.taskID(of: job)
     let here = TaskDriver.current
+    // The root's job enqueued by its world's own work — the wake-up of its sleep, a child that
+    // finished: the world's, without a look at the registry.
+    if let world = here?.world, world.isRoot(taskID), world.isRouting {
+      return world.takeRootJob(unsafeBitCast(job, to: UnownedJob.self), on: target)
+    }
     var startedByRootThread = false
     var isNew = false
     let decision = Registry.shared.withLock { registry -> Decision in
@@ -75,19 +80,24 @@ enum Routing {
     }
     let id = swift_task_getJobTaskId(task)
     let here = TaskDriver.current
-    return Registry.shared.withLock { registry -> TaskDriver? in
-      if let owner = registry.owners[id]?.driver { return owner.hasLetGo ? nil : owner }
-      if let world = registry.world(rootedAt: id) { return world.top }
+    // The root, run by its world's loop: the world's top scheduler, as the registry would say.
+    if let world = here?.world, world.isRoot(id), world.isRouting {
+      world.number(id)
+      return world.top
+    }
+    // NB: a task the registry owns was numbered when it was taken; the root and a task taken
+    // here are numbered now.
+    let (driver, isNumbered) = Registry.shared.withLock { registry -> (TaskDriver?, Bool) in
+      if let owner = registry.owners[id]?.driver { return (owner.hasLetGo ? nil : owner, true) }
+      if let world = registry.world(rootedAt: id) { return (world.top, false) }
       guard let here, !here.hasLetGo, let world = here.world, id > world.watermark else {
-        return nil
+        return (nil, true)
       }
       registry.own(id, task: task, by: here)
-      return here
+      return (here, false)
     }
-    .map { driver in
-      driver.world?.number(id)
-      return driver
-    }
+    if let driver, !isNumbered { driver.world?.number(id) }
+    return driver
   }
 
   /// The driver whose time the code running here reads: the one whose work this thread runs, or

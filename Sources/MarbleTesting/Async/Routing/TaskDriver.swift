@@ -82,10 +82,10 @@ package final class TaskDriver: TaskExecutor {
   struct Watch {
     /// Why the driver let its work go, once it has.
     var abandonment: TestSchedulerFailure?
-    /// The tasks asleep on the scheduler's clock or a standard clock, which a give-up wakes.
+    /// The tasks asleep on the scheduler's clock, which a give-up wakes.
     var sleeps: [ObjectIdentifier: any AbandonableSleep] = [:]
-    /// The standard sleeps among them, by sleeping task, to end one early when its task comes
-    /// back first (cancelled).
+    /// The tasks asleep on a standard clock, by task — to end one early when its task comes back
+    /// first (cancelled) — which a give-up wakes too.
     var standardSleeps: [UInt64: StandardSleep] = [:]
     /// The tasks whose main-actor job a drain stopped waiting for, because the main actor never
     /// came free, and that has not run yet.
@@ -481,7 +481,8 @@ package final class TaskDriver: TaskExecutor {
   /// - Returns: Whether a job is ready.
   func awaitsWorkInFlightElsewhere() -> Bool {
     guard world != nil else { return false }
-    let deadline = SchedulerCore.realNanoseconds() &+ stallTimeout.saturatingNanoseconds
+    // NB: read once something is in flight: every drain ends here.
+    var deadline: Int64?
     var pause = Duration.microseconds(10)
     /// The tasks seen waiting for an actor: while one then runs, it is still in flight.
     var queued: Set<UInt64> = []
@@ -500,7 +501,11 @@ package final class TaskDriver: TaskExecutor {
         }
         return isInFlight
       }
-      guard isInFlight, SchedulerCore.realNanoseconds() < deadline else { break }
+      guard isInFlight else { break }
+      let now = SchedulerCore.realNanoseconds()
+      let end = deadline ?? now &+ stallTimeout.saturatingNanoseconds
+      deadline = end
+      guard now < end else { break }
       Platform.sleep(pause)
       pause = min(pause * 2, .milliseconds(1))
     }

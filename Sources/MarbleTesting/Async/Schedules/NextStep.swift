@@ -25,17 +25,20 @@ enum NextStep {
 /// How far a run is from its step limit: the steps it took, and when it began (a value passed
 /// `inout`, so that checking it costs no dynamic exclusivity check per step).
 struct StepBudget {
-  /// Real nanoseconds at the run's start (`SchedulerCore.realNanoseconds()`).
-  let start: Int64
+  /// Real nanoseconds when the run had taken ``SchedulerCore/stepsBeforeTheClock`` steps
+  /// (`SchedulerCore.realNanoseconds()`), or 0 before: a run that ends sooner never reads the
+  /// clock.
+  private var start: Int64 = 0
   /// The actions and jobs run so far.
   var steps = 0
   /// Which limit stopped the run, once one has.
   var stop: SchedulerCore.StepLimitStop?
 
-  init(start: Int64) { self.start = start }
-
   /// Whether the run must stop before its next step.
   mutating func isReached(by core: SchedulerCore) -> Bool {
+    if start == 0, steps >= SchedulerCore.stepsBeforeTheClock {
+      start = SchedulerCore.realNanoseconds()
+    }
     if stop == nil { stop = core.stepLimitStop(after: steps, since: start) }
     return stop != nil
   }

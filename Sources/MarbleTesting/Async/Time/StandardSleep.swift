@@ -1,5 +1,6 @@
 import CMarbleRuntime
 @_spi(Internals) import Signals
+import Synchronization
 
 /// One standard-library sleep of a driven task, in virtual time (see ``VirtualSleeps``): the
 /// runtime's wake-up job, held until the scheduler reaches the wake tick.
@@ -27,7 +28,7 @@ final class StandardSleep: AbandonableSleep {
   /// The runtime's wake-up task: run, it resumes the sleeping task, or frees the sleep's state
   /// if the sleep was cancelled.
   private let wake: UnownedJob
-  private let state = Locked(State.pending(wakeUp: nil))
+  private let state = Mutex(State.pending(wakeUp: nil))
 
   init(task: MarblesJobRef, wake: UnownedJob, wakeTick: Int) {
     Jobs.retain(task)

@@ -64,7 +64,6 @@ extension TaskDriver {
       task: task, wake: wake, wakeTick: core.now.clampedAdding(core.ticks(remaining)))
     let isRegistered = watch.withLock { watch in
       guard watch.abandonment == nil, let id = sleep.taskID else { return false }
-      watch.sleeps[ObjectIdentifier(sleep)] = sleep
       watch.standardSleeps[id] = sleep
       standardSleepCount.add(1, ordering: .releasing)
       return true
@@ -94,8 +93,13 @@ extension TaskDriver {
   /// - Returns: Whether it was still recorded (a give-up may have taken it).
   func forget(_ sleep: StandardSleep) -> Bool {
     watch.withLock { watch in
-      guard watch.sleeps.removeValue(forKey: ObjectIdentifier(sleep)) != nil else { return false }
-      if let id = sleep.taskID { watch.standardSleeps[id] = nil }
+      guard let id = sleep.taskID, let recorded = watch.standardSleeps.removeValue(forKey: id)
+      else { return false }
+      // NB: a task sleeps once at a time; a sleep that ended is not the one recorded.
+      guard recorded === sleep else {
+        watch.standardSleeps[id] = recorded
+        return false
+      }
       standardSleepCount.subtract(1, ordering: .releasing)
       return true
     }

@@ -53,7 +53,19 @@ extension World {
   private enum Move {
     case stop
     case waitForTheRootToSuspend
-    case step
+    case step(Step)
+  }
+
+  /// A step the loop takes, as the world's state stood when it was counted.
+  private struct Step {
+    /// The schedulers, bottom first.
+    var drivers: [TaskDriver]
+    /// The scheduler on top of the root's stack.
+    var top: TaskDriver?
+    /// The steps since the root last ran, this one included.
+    var steps: Int
+    /// When the step limit's time budget began (``countStep(in:)``).
+    var since: Int64
   }
 
   private func turn() {
@@ -79,12 +91,13 @@ extension World {
         state.withLock { $0.isRootRunningElsewhere = false }
         openingJobEnded()
         closeIfRootFinished()
-      case .step:
-        step()
+      case .step(let next):
+        step(next)
       }
     }
   }
 
+  /// What the loop does next; a step is counted as it is decided, under the same lock.
   private func nextMove() -> Move {
     state.withLock { state -> Move in
       if state.isClosed || state.hasRootFinished || state.hasGivenUp {
@@ -92,7 +105,12 @@ extension World {
         return .stop
       }
       state.hasNews = false
-      return state.isRootRunningElsewhere ? .waitForTheRootToSuspend : .step
+      if state.isRootRunningElsewhere { return .waitForTheRootToSuspend }
+      countStep(in: &state)
+      return .step(
+        Step(
+          drivers: state.drivers, top: state.rootStack.last ?? state.drivers.first,
+          steps: state.stepsSinceRoot, since: state.stepsSinceRootStart))
     }
   }
 
@@ -113,8 +131,8 @@ extension World {
 
   /// One step on the loop's own thread: a ready job, else (the root waits) the next due action,
   /// else the idle decision.
-  private func step() {
-    switch step(isOnTheMainThread: false) {
+  private func step(_ next: Step) {
+    switch step(next, isOnTheMainThread: false) {
     case .nothing, .theNextDecision: return
     case .theRootsJob(let job, let driver): _ = run(job, of: driver)
     }
@@ -122,17 +140,11 @@ extension World {
 
   /// One step, on the loop's own thread or — for a `@MainActor` root — on the main thread, where
   /// the idle decision and the root's jobs bound elsewhere are left to the loop's thread.
-  private func step(isOnTheMainThread: Bool) -> Leaving {
-    // NB: every step counts, jobs too (tasks that keep resuming each other), until the root runs.
-    let (drivers, top, steps, since) = state.withLock {
-      state -> ([TaskDriver], TaskDriver?, Int, Int64) in
-      countStep(in: &state)
-      return (
-        state.drivers, state.rootStack.last ?? state.drivers.first, state.stepsSinceRoot,
-        state.stepsSinceRootStart
-      )
-    }
-    guard let top, let core = top.core else {
+  ///
+  /// NB: every step counts, jobs too (tasks that keep resuming each other), until the root runs.
+  private func step(_ next: Step, isOnTheMainThread: Bool) -> Leaving {
+    let (drivers, steps, since) = (next.drivers, next.steps, next.since)
+    guard let top = next.top, let core = top.core else {
       if !isOnTheMainThread { park() }
       return .theNextDecision
     }
@@ -154,16 +166,19 @@ extension World {
     return .theNextDecision
   }
 
-  /// Counts a step since the root last ran; the first one starts the step limit's time budget.
+  /// Counts a step since the root last ran; the step limit's time budget counts from the
+  /// ``SchedulerCore/stepsBeforeTheClock``th.
   private func countStep(in state: inout State) {
     state.stepsSinceRoot += 1
-    if state.stepsSinceRoot == 1 { state.stepsSinceRootStart = SchedulerCore.realNanoseconds() }
+    if state.stepsSinceRoot == SchedulerCore.stepsBeforeTheClock {
+      state.stepsSinceRootStart = SchedulerCore.realNanoseconds()
+    }
   }
 
   /// Steps on the main thread while work is ready there; returns what it leaves to the loop.
   private func stepOnTheMainThread() -> Leaving {
-    while case .step = nextMove() {
-      let leaving = step(isOnTheMainThread: true)
+    while case .step(let next) = nextMove() {
+      let leaving = step(next, isOnTheMainThread: true)
       if case .nothing = leaving { continue }
       return leaving
     }
@@ -233,8 +248,11 @@ extension World {
     driver.drain {
       _ = driver.run(job, waitsForever: isRoot)
     }
-    driver.forgetIfComplete(id)
-    guard isRoot else { return true }
+    // NB: the root is no driver's task: nothing to forget.
+    guard isRoot else {
+      driver.forgetIfComplete(id)
+      return true
+    }
     state.withLock { state in
       state.rootJobs = max(0, state.rootJobs - 1)
       state.stepsSinceRoot = 0

@@ -100,7 +100,8 @@ package final class World: @unchecked Sendable {
     var hasNews = false
     /// How many steps the loop ran since the root last ran.
     var stepsSinceRoot = 0
-    /// When the first of them ran, in real nanoseconds (the step limit's time budget).
+    /// When the ``SchedulerCore/stepsBeforeTheClock``th of them ran, in real nanoseconds (the
+    /// step limit's time budget).
     var stepsSinceRootStart: Int64 = 0
     /// Whether the world gave its work up (a deadlock, a step limit, waiting outside too long).
     var hasGivenUp = false
@@ -197,6 +198,12 @@ package final class World: @unchecked Sendable {
   /// Whether the world is still open.
   package var isOpen: Bool {
     state.withLock { !$0.isClosed }
+  }
+
+  /// Whether the world is open and has not given its work up: registered, for the routing
+  /// decision.
+  var isRouting: Bool {
+    state.withLock { !$0.isClosed && !$0.hasGivenUp }
   }
 
   /// Whether the world's awaits drive: its root is a task.
