@@ -30,6 +30,37 @@ enum WorldPhase {
     }
   }
 
+  /// `count` sleeps of 1 ms awaited by the test itself, in a world: its awaits drive. Returns
+  /// the virtual milliseconds that passed. A test function is nonisolated unless marked.
+  static func sleepsAwaited(_ count: Int) async -> Int {
+    await withVirtualTime { scheduler in
+      for _ in 0..<count { try? await Task.sleep(for: .milliseconds(1)) }
+      return scheduler.now
+    }
+  }
+
+  /// The same in a `@MainActor` test: each sleep hops off the main actor and back as well.
+  @MainActor static func sleepsAwaitedOnTheMainActor(_ count: Int) async -> Int {
+    await withVirtualTime { scheduler in
+      for _ in 0..<count { try? await Task.sleep(for: .milliseconds(1)) }
+      return scheduler.now
+    }
+  }
+
+  /// The same `count` sleeps of 1 ms in a task the test starts, driven by one explicit
+  /// `advance(by:)` per sleep. Returns the virtual milliseconds that passed.
+  @MainActor static func sleepsAdvanced(_ count: Int) -> Int {
+    withVirtualTime { scheduler in
+      let sleeper = Task {
+        for _ in 0..<count { try? await Task.sleep(for: .milliseconds(1)) }
+      }
+      for _ in 0..<count { scheduler.advance(by: .milliseconds(1)) }
+      scheduler.run()
+      _ = sleeper
+      return scheduler.now
+    }
+  }
+
   /// 10,000 child tasks, each asleep for a random 1…10,000 ms, awaited in a world; returns how
   /// many woke and the virtual time the group took.
   static func taskGroupOfSleepers(_ count: Int = 10_000) async -> (woken: Int, took: Duration) {
@@ -60,7 +91,7 @@ enum WorldPhase {
   }
 
   /// A small seeded generator, so that every run sleeps the same durations.
-  struct SplitMix {
+  struct SplitMix: RandomNumberGenerator {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {
@@ -108,6 +139,41 @@ enum WorldPhase {
     print(
       Harness.comparison(
         "l. search: awaits drive / explicit advance", ratio: ratios.sorted()[rounds / 2]))
+    // The same sleeps, the test's own awaited — each a wake-up task and its jobs, run by the
+    // world's loop; in a `@MainActor` test two more, the hops off the main actor into
+    // `Task.sleep` and back — against a task's driven by explicit `advance` calls: the world's
+    // cost per wait, without the search's own work on both sides.
+    let sleeps = 100_000
+    var perSleep: [[Double]] = [[], [], []]
+    var order = SplitMix(seed: 0x0DE5)
+    for _ in 0..<5 {
+      for way in [0, 1, 2].shuffled(using: &order) {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let moved =
+          switch way {
+          case 0: await sleepsAwaited(sleeps)
+          case 1: await sleepsAwaitedOnTheMainActor(sleeps)
+          default: sleepsAdvanced(sleeps)
+          }
+        precondition(moved == sleeps, "the sleeps moved virtual time \(moved) ms")
+        perSleep[way].append(Double(DispatchTime.now().uptimeNanoseconds - start) / Double(sleeps))
+      }
+    }
+    let medians = perSleep.map { $0.sorted()[2] }
+    for (name, nanoseconds) in zip(
+      [
+        "l. 100,000 sleeps awaited by the test", "l. the same, a @MainActor test",
+        "l. 100,000 sleeps of a task, advanced",
+      ], medians)
+    {
+      print(
+        name.padding(toLength: 46, withPad: " ", startingAt: 0)
+          + String(format: "%23.0f ns/sleep (median of 5)", nanoseconds))
+    }
+    print(Harness.comparison("l. a sleep: awaited / advanced", ratio: medians[0] / medians[2]))
+    print(
+      Harness.comparison(
+        "l. a sleep: @MainActor awaited / advanced", ratio: medians[1] / medians[2]))
     var times: [Double] = []
     var last = (woken: 0, took: Duration.zero)
     for _ in 0..<5 {
