@@ -376,10 +376,15 @@ package final class SchedulerCore: Scheduler {
   func runNextDueAction() -> Bool {
     let next = takeNextAction(through: nil, atLimit: false, unlessRunning: true)
     guard case .run(let key, let body) = next else { return false }
+    runTaken(key, body)
+    return true
+  }
+
+  /// Runs an action taken out of line for a step of the test's world, as its driver's work.
+  func runTaken(_ key: ActionHeap.Key, _ body: @Sendable () -> Void) {
     driver.drain { body() }
     finishAction(key)
     state.withLock { $0.time.running = nil }
-    return true
   }
 }
 

@@ -118,6 +118,39 @@ import Testing
     #expect(outcome.failure?.token.departures.count == 1)
   }
 
+  /// The same, with the test awaiting instead of calling `run()`: its wait drives the world,
+  /// whose loop races the wake-up due now against the ready job as a drain does. (It ran the
+  /// ready jobs first, and the exploration passed every schedule it could reach.)
+  static func writesStayTogetherWhileTheTestWaits() async -> Bool {
+    let scheduler = TestScheduler()
+    let log = Log()
+    Task {
+      try await Task.sleep(for: .milliseconds(1))
+      log.append("sleeper")
+    }
+    scheduler.schedule(at: 1) {
+      Task {
+        log.append("first write")
+        await Task.yield()
+        log.append("second write")
+      }
+    }
+    try? await Task.sleep(for: .milliseconds(2))
+    let writes = log.all.indices.filter { log.all[$0].hasSuffix("write") }
+    return log.all.count == 3 && writes.count == 2 && writes[1] == writes[0] + 1
+  }
+
+  @Test func aWakeUpCanComeBetweenTwoJobsOfAnotherTaskWhileTheTestWaits() async {
+    #expect(
+      await Self.run(ScheduleRun(FIFOStrategy())) {
+        await Self.writesStayTogetherWhileTheTestWaits()
+      })
+    let outcome = await ScheduleExplorer.explore(count: 100, seed: 5) { schedule in
+      await Self.run(schedule) { await Self.writesStayTogetherWhileTheTestWaits() }
+    }
+    #expect(outcome.failure?.token.departures.count == 1)
+  }
+
   @Test func theLanesAreAPictureOfTheirOwnToo() async {
     let schedule = ScheduleRun(FIFOStrategy())
     _ = await Self.run(schedule) { await RaceBugs.named("double spend").program() }

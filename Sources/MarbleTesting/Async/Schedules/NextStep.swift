@@ -90,6 +90,43 @@ extension SchedulerCore {
     }
   }
 
+  /// What a world's loop does with a scheduler whose jobs are ready.
+  enum ReadyStep {
+    /// Runs this job.
+    case job(TaskDriver.ReadyJob)
+    /// Nothing more: an action due now went first, and ran.
+    case ranAction
+    /// Nothing: no job was ready.
+    case nothing
+  }
+
+  /// A step of the test's world while this scheduler's jobs are ready: the next one — or, under
+  /// an explored schedule, a wake-up or the scheduler's first action due now, which races the
+  /// ready jobs as in ``nextStep(through:stopsAtTickEnds:isDone:budget:)`` and runs here. No
+  /// action is taken while a call of the test drives the scheduler.
+  func nextReadyStep() -> ReadyStep {
+    guard driver.readyJobCount > 0 else { return .nothing }
+    guard let schedule = driver.schedule else {
+      return driver.takeReadyJob().map(ReadyStep.job) ?? .nothing
+    }
+    while true {
+      let due = state.withLock { state in
+        state.isRunning ? [] : state.time.dueNow(offeringHarness: false)
+      }
+      switch driver.takeChosen(racing: due.map(Self.candidate), by: schedule) {
+      case .job(let job):
+        return .job(job)
+      case .due(let index):
+        // NB: taking a wake-up out frees its slot (a wake-up is a one-shot action).
+        guard let taken = state.withLock({ $0.time.take(due[index].key) }) else { continue }
+        runTaken(taken.key, taken.body)
+        return .ranAction
+      case nil:
+        return .nothing
+      }
+    }
+  }
+
   /// What comes next in the time queue.
   enum NextAction {
     case run(ActionHeap.Key, @Sendable () -> Void)

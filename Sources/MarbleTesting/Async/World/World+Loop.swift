@@ -153,7 +153,18 @@ extension World {
       return .theNextDecision
     }
     for driver in drivers.reversed() {
-      guard let job = driver.takeReadyJob() else { continue }
+      let job: TaskDriver.ReadyJob
+      if driver === top {
+        // Under an explored schedule, an action due now races the top's ready jobs.
+        switch core.nextReadyStep() {
+        case .job(let ready): job = ready
+        case .ranAction: return .nothing
+        case .nothing: continue
+        }
+      } else {
+        guard let ready = driver.takeReadyJob() else { continue }
+        job = ready
+      }
       if isOnTheMainThread, opening != .scope, job.target != .main, isRoot(Jobs.taskID(of: job.job))
       {
         return .theRootsJob(job, driver)
