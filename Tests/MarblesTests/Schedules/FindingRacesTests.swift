@@ -393,7 +393,7 @@ import Testing
         let called = RaceBugs.PassedFlag()
         scheduler.task(name: "fetch") {
           await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {  // a real callback, once the task waits for it
+            runOnAThreadOfItsOwn {  // a real callback, once the task waits for it
               while !suspended.isSet { blockForRealTime(microseconds: 1_000) }
               continuation.resume()
               called.set()

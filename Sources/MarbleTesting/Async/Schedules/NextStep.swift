@@ -238,6 +238,13 @@ extension TaskDriver {
     return (offsets, candidates)
   }
 
+  /// Whether `job` is still the one `candidate` offered: its task, and its number in the run.
+  private static func isOffered(_ job: ReadyJob, _ candidate: ScheduleCandidate) -> Bool {
+    guard Jobs.taskID(of: job.job) == candidate.task else { return false }
+    if case .task(let ordinal) = candidate.identity { return job.ordinal == ordinal }
+    return true
+  }
+
   /// What an explored step took: a ready job, or which of the steps due it chose.
   enum Chosen {
     case job(ReadyJob)
@@ -245,19 +252,28 @@ extension TaskDriver {
   }
 
   /// The choice point among the ready jobs and `due`, the steps due at the current tick that may
-  /// go between two jobs of another task: the job chosen is taken out of the ready queue (under
-  /// its lock, so that the offsets hold). `nil` when no job is ready.
+  /// go between two jobs of another task: the job chosen is taken out of the ready queue. `nil`
+  /// when no job is ready, or when the one chosen went meanwhile (a give-up took every job).
+  ///
+  /// The strategy is asked outside the ready queue's lock. Only this driver's drain or its
+  /// world's loop — the caller, on this thread — takes jobs out or puts one first in line; others
+  /// append, which moves no offset, or take every job at a give-up.
   func takeChosen(racing due: [ScheduleCandidate], by schedule: ScheduleRun) -> Chosen? {
-    let chosen = readyQueue { ready -> Chosen? in
+    let offered = readyQueue { ready -> (offsets: [Int], candidates: [ScheduleCandidate])? in
       guard ready.count > 0 else { return nil }
-      let (offsets, jobs) = Self.jobCandidates(in: ready)
-      let index = Self.choose(jobs + due, by: schedule)
-      if index >= jobs.count { return .due(index - jobs.count) }
-      return .job(ready.remove(atOffset: offsets[index]))
+      return Self.jobCandidates(in: ready)
     }
-    if case .job(let job) = chosen {
-      schedule.noteStep(task: Jobs.taskID(of: job.job), tick: tick.load(ordering: .relaxed))
+    guard let offered else { return nil }
+    let index = Self.choose(offered.candidates + due, by: schedule)
+    if index >= offered.candidates.count { return .due(index - offered.candidates.count) }
+    let offset = offered.offsets[index]
+    let taken = readyQueue { ready -> ReadyJob? in
+      guard ready.count > offset, Self.isOffered(ready[offset: offset], offered.candidates[index])
+      else { return nil }
+      return ready.remove(atOffset: offset)
     }
-    return chosen
+    guard let job = taken else { return nil }
+    schedule.noteStep(task: Jobs.taskID(of: job.job), tick: tick.load(ordering: .relaxed))
+    return .job(job)
   }
 }
