@@ -305,6 +305,9 @@ package final class SchedulerCore: Scheduler {
     if let refusal { return RunResult(actionsRun: 0, now: now, failure: refusal) }
 
     var budget = StepBudget()
+    // The tasks whose jobs ran since the drain last found nothing to do: only they can have gone
+    // to wait for an actor elsewhere meanwhile.
+    var ran: [UInt64] = []
     var isAtStepLimit = false
     var isMainActorUnavailable = false
     // NB: the thread runs this scheduler's work from here on, so that the tasks created and the
@@ -322,6 +325,7 @@ package final class SchedulerCore: Scheduler {
           }
           budget.steps += 1
           let id = Jobs.taskID(of: job.job)
+          if let id, ran.last != id { ran.append(id) }
           guard driver.run(job) else {
             isMainActorUnavailable = true
             break steps
@@ -340,7 +344,8 @@ package final class SchedulerCore: Scheduler {
           break steps
         case .nothing:
           // Nothing left here — unless a task of this scheduler waits for an actor elsewhere.
-          if driver.awaitsWorkInFlightElsewhere() { continue }
+          defer { ran.removeAll(keepingCapacity: true) }
+          if driver.awaitsWorkInFlightElsewhere(among: ran) { continue }
           break steps
         }
       }

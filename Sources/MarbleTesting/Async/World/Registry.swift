@@ -103,6 +103,12 @@ struct Registry {
     return ids.compactMap { owners.removeValue(forKey: $0)?.task }
   }
 
+  /// Task `id`, if `driver` owns it.
+  func task(_ id: UInt64, ownedBy driver: TaskDriver) -> MarblesJobRef? {
+    guard let owned = owners[id], owned.driver === driver else { return nil }
+    return owned.task
+  }
+
   /// The tasks `driver` owns, with their ids.
   func tasks(of driver: TaskDriver) -> [(id: UInt64, task: MarblesJobRef)] {
     (owned[ObjectIdentifier(driver)] ?? []).sorted().compactMap { id in
