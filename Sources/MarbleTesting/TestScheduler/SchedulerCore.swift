@@ -307,7 +307,7 @@ package final class SchedulerCore: Scheduler {
     var budget = StepBudget()
     // The tasks whose jobs ran since the drain last found nothing to do: only they can have gone
     // to wait for an actor elsewhere meanwhile.
-    var ran: [UInt64] = []
+    var ran = TaskDriver.TasksRan()
     var isAtStepLimit = false
     var isMainActorUnavailable = false
     // NB: the thread runs this scheduler's work from here on, so that the tasks created and the
@@ -325,14 +325,13 @@ package final class SchedulerCore: Scheduler {
           }
           budget.steps += 1
           let id = Jobs.taskID(of: job.job)
-          if let id, ran.last != id { ran.append(id) }
           guard driver.run(job) else {
             isMainActorUnavailable = true
             break steps
           }
           // NB: a task that ended is let go at once: a scheduler that starts a task every tick
           // kept every one it ever owned (1.5 KB each, 1.5 GB after a million ticks).
-          driver.forgetIfComplete(id)
+          if driver.forgetIfComplete(id), let id { ran.note(id) }
         case .action(let key, let body):
           body()
           budget.steps += 1
@@ -344,7 +343,7 @@ package final class SchedulerCore: Scheduler {
           break steps
         case .nothing:
           // Nothing left here — unless a task of this scheduler waits for an actor elsewhere.
-          defer { ran.removeAll(keepingCapacity: true) }
+          defer { ran.clear() }
           if driver.awaitsWorkInFlightElsewhere(among: ran) { continue }
           break steps
         }

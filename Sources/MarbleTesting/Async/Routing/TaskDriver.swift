@@ -471,6 +471,32 @@ package final class TaskDriver: TaskExecutor {
     }
   }
 
+  /// The tasks whose jobs a drain ran, unfinished, since it last looked for work queued on an
+  /// actor elsewhere: by id up to a bound, past it every task the driver owns — so that a long
+  /// drain (a million tasks in one `advance`) keeps no list that long.
+  struct TasksRan {
+    private(set) var ids: [UInt64] = []
+    private(set) var isEveryTask = false
+    private static let bound = 1_024
+
+    var isEmpty: Bool { !isEveryTask && ids.isEmpty }
+
+    mutating func note(_ id: UInt64) {
+      guard !isEveryTask, ids.last != id else { return }
+      if ids.count < Self.bound {
+        ids.append(id)
+      } else {
+        isEveryTask = true
+        ids = []
+      }
+    }
+
+    mutating func clear() {
+      ids.removeAll(keepingCapacity: true)
+      isEveryTask = false
+    }
+  }
+
   /// Waits, in real time, while a task of this driver waits its turn on an actor that runs work
   /// outside the drain — an actor instance another test shares, whose queue that test's drain
   /// runs — and while such a task then runs there, until one of its jobs is ready again, nothing
@@ -478,12 +504,12 @@ package final class TaskDriver: TaskExecutor {
   /// under way elsewhere (a test that shares an actor with the tests beside it saw its tasks
   /// unfinished when `run()` returned, and its schedule 0 fail).
   ///
-  /// - Parameter ids: The tasks whose jobs ran since the drain last looked: no other task can
+  /// - Parameter ran: The tasks whose jobs ran since the drain last looked: no other task can
   ///   have gone to an actor meanwhile. (Every owned task, looked at by every `advance`, made a
   ///   thousand sleepers' thousand advances take 20 ms instead of 5.)
   /// - Returns: Whether a job is ready.
-  func awaitsWorkInFlightElsewhere(among ids: [UInt64]) -> Bool {
-    guard world != nil, !ids.isEmpty else { return false }
+  func awaitsWorkInFlightElsewhere(among ran: TasksRan) -> Bool {
+    guard world != nil, !ran.isEmpty else { return false }
     // NB: read once something is in flight: every drain ends here.
     var deadline: Int64?
     var pause = Duration.microseconds(10)
@@ -492,8 +518,11 @@ package final class TaskDriver: TaskExecutor {
     while readyJobCount == 0 {
       let isInFlight = Registry.shared.withLock { registry in
         var isInFlight = false
-        for id in ids {
-          guard let task = registry.task(id, ownedBy: self) else { continue }
+        let tasks =
+          ran.isEveryTask
+          ? registry.tasks(of: self)
+          : ran.ids.compactMap { id in registry.task(id, ownedBy: self).map { (id, $0) } }
+        for (id, task) in tasks {
           let status = Jobs.status(of: task)
           if status.isComplete { continue }
           if status.isEnqueued, status.dependency == .executor {
@@ -517,17 +546,21 @@ package final class TaskDriver: TaskExecutor {
   }
 
   /// Forgets task `id` if it completed: its last job ran.
-  func forgetIfComplete(_ id: UInt64?) {
-    guard let id else { return }
-    let task = Registry.shared.withLock { registry -> MarblesJobRef? in
-      guard let entry = registry.owners[id], Jobs.status(of: entry.task).isComplete else {
-        return nil
-      }
-      return registry.forget(id)
+  ///
+  /// - Returns: Whether the task is one this driver may still have to wait for: owned by it,
+  ///   and not complete.
+  @discardableResult
+  func forgetIfComplete(_ id: UInt64?) -> Bool {
+    guard let id else { return false }
+    let (task, isLive) = Registry.shared.withLock { registry -> (MarblesJobRef?, Bool) in
+      guard let entry = registry.owners[id] else { return (nil, false) }
+      guard Jobs.status(of: entry.task).isComplete else { return (nil, entry.driver === self) }
+      return (registry.forget(id), false)
     }
-    guard let task else { return }
+    guard let task else { return isLive }
     Jobs.release(task)
     world?.forgetNumber(of: id)
+    return false
   }
 
   /// Whether a task's main-actor job waits for a main actor that never came free.
