@@ -664,40 +664,35 @@ MARBLES_WRAPPER int gettimeofday(struct timeval *time, void *zone) {
   reading_count++;
   int64_t nanoseconds;
   struct timeval *volatile result = time;  // glibc says non-null; callers may still pass none
-  if (result && scope.clock && virtual_reading(CLOCK_REALTIME, &nanoseconds)) {
-    result->tv_sec = nanoseconds / 1000000000;
-    result->tv_usec = (nanoseconds % 1000000000) / 1000;
-    return 0;
-  }
+  if (!(result && scope.clock && virtual_reading(CLOCK_REALTIME, &nanoseconds))) {
 #if defined(MARBLES_UNDER_THREAD_SANITIZER)
-  return ((gettimeofday_fn)marbles_resolve_real(
-      &gettimeofday_symbol, "__interceptor_gettimeofday", "gettimeofday"))(time, zone);
+    return ((gettimeofday_fn)marbles_resolve_real(
+        &gettimeofday_symbol, "__interceptor_gettimeofday", "gettimeofday"))(time, zone);
 #else
-  // The real wall clock, as the C library reads it, without looking anything up.
-  if (zone) memset(zone, 0, sizeof(struct timezone));
-  if (!result) return 0;
-  nanoseconds = real_reading(CLOCK_REALTIME);
+    // The real wall clock, as the C library reads it, without looking anything up.
+    if (zone) memset(zone, 0, sizeof(struct timezone));
+    if (!result) return 0;
+    nanoseconds = real_reading(CLOCK_REALTIME);
+#endif
+  }
   result->tv_sec = nanoseconds / 1000000000;
   result->tv_usec = (nanoseconds % 1000000000) / 1000;
   return 0;
-#endif
 }
 
 MARBLES_WRAPPER time_t time(time_t *result) {
   reading_count++;
   int64_t nanoseconds;
-  if (scope.clock && virtual_reading(CLOCK_REALTIME, &nanoseconds)) {
-    time_t seconds = (time_t)(nanoseconds / 1000000000);
-    if (result) *result = seconds;
-    return seconds;
-  }
+  if (!(scope.clock && virtual_reading(CLOCK_REALTIME, &nanoseconds))) {
 #if defined(MARBLES_UNDER_THREAD_SANITIZER)
-  return ((time_fn)marbles_resolve_real(&time_symbol, "__interceptor_time", "time"))(result);
+    return ((time_fn)marbles_resolve_real(&time_symbol, "__interceptor_time", "time"))(result);
 #else
-  time_t seconds = (time_t)(real_reading(CLOCK_REALTIME) / 1000000000);
+    nanoseconds = real_reading(CLOCK_REALTIME);
+#endif
+  }
+  time_t seconds = (time_t)(nanoseconds / 1000000000);
   if (result) *result = seconds;
   return seconds;
-#endif
 }
 
 #elif defined(MARBLES_TESTED_RUNTIME) && defined(__APPLE__)

@@ -14,39 +14,6 @@ public func blockForRealTime(microseconds: UInt32) {
   usleep(useconds_t(microseconds))
 }
 
-/// Runs `body` on a thread of its own, outside Dispatch's pools: a callback from a real thread
-/// that no busy pool holds back (a `DispatchQueue.global()` worker waited more than ten seconds
-/// on a loaded two-core machine).
-public func runOnAThreadOfItsOwn(_ body: @escaping @Sendable () -> Void) {
-  final class Box: Sendable {
-    let body: @Sendable () -> Void
-    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-  }
-  let box = Unmanaged.passRetained(Box(body)).toOpaque()
-  #if canImport(Darwin)
-    var thread: pthread_t?
-  #else
-    var thread = pthread_t()
-  #endif
-  let created = pthread_create(
-    &thread, nil,
-    { argument in
-      #if canImport(Darwin)
-        let box = Unmanaged<Box>.fromOpaque(argument).takeRetainedValue()
-      #else
-        let box = Unmanaged<Box>.fromOpaque(argument!).takeRetainedValue()
-      #endif
-      box.body()
-      return nil
-    }, box)
-  precondition(created == 0, "pthread_create failed: \(created)")
-  #if canImport(Darwin)
-    if let thread { pthread_detach(thread) }
-  #else
-    pthread_detach(thread)
-  #endif
-}
-
 /// This thread's reading of the wall clock through the C library's `clock_gettime` — the call
 /// Marbles' wrapper answers, virtual where the thread's scope says so — in nanoseconds.
 public func wallClockReading() -> Int64 {

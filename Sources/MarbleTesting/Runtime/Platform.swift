@@ -64,8 +64,14 @@ package enum Platform {
     #endif
   }
 
-  /// Starts a detached thread running `body` for the life of the process.
-  static func startThread(_ body: @escaping @convention(c) () -> Void) {
+  /// Starts a detached thread running `body`: outside Dispatch's pools and the cooperative
+  /// pool, so that no busy pool holds it back (the watchdog's; a test's real callback).
+  package static func startThread(_ body: @escaping @Sendable () -> Void) {
+    /// The body, handed to the new thread as its one argument.
+    final class Body: Sendable {
+      let run: @Sendable () -> Void
+      init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+    }
     #if canImport(Darwin)
       var thread: pthread_t?
     #else
@@ -74,9 +80,13 @@ package enum Platform {
     let result = pthread_create(
       &thread, nil,
       { context in
-        unsafeBitCast(context, to: (@convention(c) () -> Void).self)()
+        #if canImport(Darwin)
+          Unmanaged<Body>.fromOpaque(context).takeRetainedValue().run()
+        #else
+          Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
+        #endif
         return nil
-      }, unsafeBitCast(body, to: UnsafeMutableRawPointer.self))
+      }, Unmanaged.passRetained(Body(body)).toOpaque())
     precondition(result == 0, "Marbles could not start a thread (error \(result)).")
     #if canImport(Darwin)
       if let thread { pthread_detach(thread) }

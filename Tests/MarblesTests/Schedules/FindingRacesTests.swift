@@ -393,7 +393,9 @@ import Testing
         let called = RaceBugs.PassedFlag()
         scheduler.task(name: "fetch") {
           await withCheckedContinuation { continuation in
-            runOnAThreadOfItsOwn {  // a real callback, once the task waits for it
+            // A real callback, once the task waits for it, on a thread of its own: a
+            // `DispatchQueue.global()` worker waited past the backstop on a loaded machine.
+            Platform.startThread {
               while !suspended.isSet { blockForRealTime(microseconds: 1_000) }
               continuation.resume()
               called.set()

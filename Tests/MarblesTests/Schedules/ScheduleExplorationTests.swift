@@ -90,8 +90,11 @@ import Testing
   }
 
   /// Two writes a task makes around a hop, and a sleeper that wakes at that tick: the sleeper's
-  /// wake-up may come between the task's two jobs, as on the runtime, where both run at once.
-  static func writesStayTogether() async -> Bool {
+  /// wake-up may come between the task's two jobs, as on the runtime, where both run at once —
+  /// whether the test calls `run()` or waits, its wait driving the world, whose loop races the
+  /// wake-up due now against the ready job as a drain does. (The loop ran the ready jobs first,
+  /// and an exploration of the waiting test passed every schedule it could reach.)
+  static func writesStayTogether(whileTheTestWaits: Bool) async -> Bool {
     let scheduler = TestScheduler()
     let log = Log()
     Task {
@@ -105,48 +108,25 @@ import Testing
         log.append("second write")
       }
     }
-    scheduler.run()
-    let writes = log.all.indices.filter { log.all[$0].hasSuffix("write") }
-    return writes.count == 2 && writes[1] == writes[0] + 1
-  }
-
-  @Test func aWakeUpCanComeBetweenTwoJobsOfAnotherTask() async {
-    #expect(await Self.run(ScheduleRun(FIFOStrategy())) { await Self.writesStayTogether() })
-    let outcome = await ScheduleExplorer.explore(count: 100, seed: 5) { schedule in
-      await Self.run(schedule) { await Self.writesStayTogether() }
+    if whileTheTestWaits {
+      try? await Task.sleep(for: .milliseconds(2))
+    } else {
+      scheduler.run()
     }
-    #expect(outcome.failure?.token.departures.count == 1)
-  }
-
-  /// The same, with the test awaiting instead of calling `run()`: its wait drives the world,
-  /// whose loop races the wake-up due now against the ready job as a drain does. (It ran the
-  /// ready jobs first, and the exploration passed every schedule it could reach.)
-  static func writesStayTogetherWhileTheTestWaits() async -> Bool {
-    let scheduler = TestScheduler()
-    let log = Log()
-    Task {
-      try await Task.sleep(for: .milliseconds(1))
-      log.append("sleeper")
-    }
-    scheduler.schedule(at: 1) {
-      Task {
-        log.append("first write")
-        await Task.yield()
-        log.append("second write")
-      }
-    }
-    try? await Task.sleep(for: .milliseconds(2))
     let writes = log.all.indices.filter { log.all[$0].hasSuffix("write") }
     return log.all.count == 3 && writes.count == 2 && writes[1] == writes[0] + 1
   }
 
-  @Test func aWakeUpCanComeBetweenTwoJobsOfAnotherTaskWhileTheTestWaits() async {
+  @Test(arguments: [false, true])
+  func aWakeUpCanComeBetweenTwoJobsOfAnotherTask(whileTheTestWaits: Bool) async {
     #expect(
       await Self.run(ScheduleRun(FIFOStrategy())) {
-        await Self.writesStayTogetherWhileTheTestWaits()
+        await Self.writesStayTogether(whileTheTestWaits: whileTheTestWaits)
       })
     let outcome = await ScheduleExplorer.explore(count: 100, seed: 5) { schedule in
-      await Self.run(schedule) { await Self.writesStayTogetherWhileTheTestWaits() }
+      await Self.run(schedule) {
+        await Self.writesStayTogether(whileTheTestWaits: whileTheTestWaits)
+      }
     }
     #expect(outcome.failure?.token.departures.count == 1)
   }
