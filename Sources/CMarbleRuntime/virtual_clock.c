@@ -301,6 +301,16 @@ marbles_real_clock_source marbles_real_clock_source_now(void) { return MARBLES_R
 
 // MARK: Clocks
 
+static int64_t load_epoch(const int64_t *epoch);
+static bool still_generation(marbles_virtual_clock *clock, uint64_t generation);
+
+/// `value + offset`, saturating at the ends of 64 bits.
+static int64_t saturating_add(int64_t value, int64_t offset) {
+  int64_t sum;
+  if (__builtin_add_overflow(value, offset, &sum)) return offset > 0 ? INT64_MAX : INT64_MIN;
+  return sum;
+}
+
 // A fork while another thread holds the pool's lock would leave the child a lock nobody
 // releases; and the child's only thread must not go on reading the virtual time of worlds whose
 // threads it does not have. The handlers are registered with the first clock: a process that
@@ -344,6 +354,31 @@ marbles_virtual_clock *marbles_clock_create(uint64_t *created) {
   __atomic_store_n(&clock->generation, generation, __ATOMIC_RELEASE);
   *created = generation;
   return clock;
+}
+
+void marbles_clock_align(marbles_virtual_clock *clock, uint64_t generation,
+                         marbles_virtual_clock *base, uint64_t base_generation, int64_t offset) {
+  if (__atomic_load_n(&clock->generation, __ATOMIC_ACQUIRE) != generation) return;
+  int64_t epochs[MARBLES_CLOCK_IDS];
+  for (int id = 0; id < MARBLES_CLOCK_IDS; id++) epochs[id] = load_epoch(&base->epoch[id]);
+#if defined(__APPLE__)
+  mach_timebase_info_data_t timebase;
+  mach_timebase_info(&timebase);
+  int64_t mach_offset = offset * (int64_t)timebase.denom / (int64_t)timebase.numer;
+  int64_t mach_absolute = load_epoch(&base->mach_absolute_epoch);
+  int64_t mach_continuous = load_epoch(&base->mach_continuous_epoch);
+#endif
+  if (!still_generation(base, base_generation)) return;
+  for (int id = 0; id < MARBLES_CLOCK_IDS; id++) {
+    if (is_virtual_id((clockid_t)id)) {
+      __atomic_store_n(&clock->epoch[id], saturating_add(epochs[id], offset), __ATOMIC_RELAXED);
+    }
+  }
+#if defined(__APPLE__)
+  __atomic_store_n(&clock->mach_absolute_epoch, mach_absolute + mach_offset, __ATOMIC_RELAXED);
+  __atomic_store_n(&clock->mach_continuous_epoch, mach_continuous + mach_offset, __ATOMIC_RELAXED);
+#endif
+  __atomic_thread_fence(__ATOMIC_RELEASE);
 }
 
 void marbles_clock_release(marbles_virtual_clock *clock, uint64_t generation) {

@@ -34,6 +34,13 @@ typedef struct marbles_virtual_clock marbles_virtual_clock;
 /// again since. Never fails.
 marbles_virtual_clock *_Nonnull marbles_clock_create(uint64_t *_Nonnull generation);
 
+/// Puts `clock`'s tick 0 `offset` nanoseconds after `base`'s tick 0, for every clock id: a
+/// scheduler made inside a world reads the world's time from where the world is (one timeline),
+/// not the real time of the moment it was made. Does nothing if either was let go.
+void marbles_clock_align(
+    marbles_virtual_clock *_Nonnull clock, uint64_t generation,
+    marbles_virtual_clock *_Nonnull base, uint64_t base_generation, int64_t offset);
+
 /// Lets a clock go: no thread reads it any more, whatever its scope still says.
 void marbles_clock_release(marbles_virtual_clock *_Nonnull clock, uint64_t generation);
 

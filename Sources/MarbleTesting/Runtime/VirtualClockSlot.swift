@@ -28,6 +28,12 @@ final class VirtualClockSlot: @unchecked Sendable {
     marbles_clock_release(pointer, generation)
   }
 
+  /// Puts this clock's tick 0 `offset` nanoseconds after `base`'s tick 0: a scheduler made inside
+  /// a world reads the world's time from where the world is.
+  func align(to base: VirtualClockSlot, offset: Int64) {
+    marbles_clock_align(pointer, generation, base.pointer, base.generation, offset)
+  }
+
   /// Sets the virtual time elapsed since tick 0 (saturating past 292 years).
   func setElapsed(_ elapsed: Duration) {
     setElapsed(nanoseconds: elapsed.saturatingNanoseconds)

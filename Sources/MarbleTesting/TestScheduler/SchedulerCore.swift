@@ -16,10 +16,10 @@ package final class SchedulerCore: Scheduler {
   package let tick: Duration
   /// How many actions one `run()` or `advance` call may run before it gives up.
   package let stepLimit: Int
-  private let tickAttoseconds: Int128
+  let tickAttoseconds: Int128
   /// The tick in whole nanoseconds, if it is one (1 ms is): durations then convert with 64-bit
   /// arithmetic. `nil` for a tick with a fraction of a nanosecond.
-  private let tickNanoseconds: Int64?
+  let tickNanoseconds: Int64?
   /// The scheduler this core belongs to, while it exists.
   private let owner = Locked(WeakOwner())
 
@@ -87,7 +87,7 @@ package final class SchedulerCore: Scheduler {
   }
 
   /// The virtual time at `tick`: `tick` ticks after tick 0 (saturating).
-  private func elapsed(atTick tick: Int) -> Duration {
+  func elapsed(atTick tick: Int) -> Duration {
     let (product, overflow) = tickAttoseconds.multipliedReportingOverflow(by: Int128(tick))
     guard !overflow, product / 1_000_000_000_000_000_000 < Int128(Int64.max) else {
       return .seconds(Int64.max)
@@ -185,10 +185,17 @@ package final class SchedulerCore: Scheduler {
 
   /// Schedules the wake-up of the sleeping task `task` at `time`: an action like any other, which
   /// an explored schedule may run before the other actions due at that tick.
+  ///
+  /// The world's root is the exception (the same instant): its wake-up runs after every other
+  /// action due at its tick — those scheduled later at that tick too — so a test that sleeps to
+  /// an app's deadline sees the app's work at that instant done. No schedule reorders it.
   @discardableResult
   package func scheduleWakeUp(
     at time: Int, task: UInt64?, _ action: @escaping @Sendable () -> Void
   ) -> any Disposable {
+    if let world = driver.world, world.isRoot(task) {
+      return enqueue(at: time, interval: nil, isLast: true, action)
+    }
     guard driver.schedule != nil, let task else { return enqueue(at: time, interval: nil, action) }
     let ordinal = driver.runOrdinal(of: task)
     let handle = enqueue(at: time, interval: nil, action)
@@ -251,11 +258,12 @@ package final class SchedulerCore: Scheduler {
   }
 
   private func enqueue(
-    at time: Int?, delay: Int = 0, interval: Int?, isHarness: Bool = false,
+    at time: Int?, delay: Int = 0, interval: Int?, isHarness: Bool = false, isLast: Bool = false,
     _ body: @escaping @Sendable () -> Void
   ) -> ScheduledActionHandle {
     let (slot, id) = state.withLock {
-      $0.time.add(at: time, delay: delay, interval: interval, isHarness: isHarness, body)
+      $0.time.add(
+        at: time, delay: delay, interval: interval, isHarness: isHarness, isLast: isLast, body)
     }
     // Work scheduled from outside the world's own work may be what its waiting root needs.
     if let world = driver.world, TaskDriver.current == nil { world.wake() }

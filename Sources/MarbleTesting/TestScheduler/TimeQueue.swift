@@ -1,6 +1,7 @@
 /// A scheduler's time: its clock, in ticks, and its actions in the order they run — by tick; at
 /// one tick the harness's (recorders' subscriptions and disposals) first, then the others in the
-/// order they were scheduled. A value, kept under the scheduler's lock.
+/// order they were scheduled, then those that run last at their tick (a world's root's
+/// wake-ups). A value, kept under the scheduler's lock.
 ///
 /// It knows nothing of tasks or schedules: a wake-up is an action tagged with two numbers, and
 /// which of the work due at one tick runs first is decided in `NextStep.swift`.
@@ -12,6 +13,10 @@ struct TimeQueue {
   private var nextSequence = 0
   /// Orders the harness's actions, all of which sort before every other action at the same tick.
   private var nextHarnessSequence = Int.min
+  /// Orders the actions that run last at their tick (the root's wake-ups), after every other
+  /// action at the same tick, whenever those were scheduled.
+  private var nextLastSequence = TimeQueue.firstLastSequence
+  static let firstLastSequence = Int.max / 2
   /// The actions.
   private(set) var actions = ActionHeap()
   /// The action running now, whose follow-up work is one generation later.
@@ -41,7 +46,7 @@ struct TimeQueue {
   /// Adds an action due at `time` (or `delay` ticks from now), never before now; a repeating one
   /// with `interval`.
   mutating func add(
-    at time: Int?, delay: Int, interval: Int?, isHarness: Bool,
+    at time: Int?, delay: Int, interval: Int?, isHarness: Bool, isLast: Bool = false,
     _ body: @escaping @Sendable () -> Void
   ) -> (slot: Int, id: Int) {
     let due = max(now, time ?? now.clampedAdding(delay))
@@ -51,6 +56,9 @@ struct TimeQueue {
     if isHarness {
       sequence = nextHarnessSequence
       nextHarnessSequence += 1
+    } else if isLast {
+      sequence = nextLastSequence
+      nextLastSequence += 1
     } else {
       sequence = id
     }
@@ -68,7 +76,7 @@ struct TimeQueue {
   // MARK: Taking
 
   /// The live actions due now that may go first: the wake-ups, in their order, then the first of
-  /// the others — unless a harness action is due first (a recorder subscribes before anything
+  /// the others (never one that runs last at its tick) — unless a harness action is due first (a recorder subscribes before anything
   /// else at its tick), which is offered only with `offeringHarness`. The others keep their order
   /// among themselves: only the first is offered.
   func dueNow(offeringHarness: Bool) -> [Due] {
@@ -81,7 +89,9 @@ struct TimeQueue {
       guard !slot.isCancelled else { continue }
       if let wakeUp = wakeUps[slot.id] {
         due.append(Due(key: key, id: slot.id, wakeUp: wakeUp))
-      } else if own.map({ key.sequence < $0.sequence }) ?? true {
+      } else if key.sequence < Self.firstLastSequence,
+        own.map({ key.sequence < $0.sequence }) ?? true
+      {
         own = key
         harnessFirst = key.sequence < 0
       }

@@ -337,6 +337,30 @@ import Testing
     // snippet-end
   }
 
+  // snippet: world-same-instant
+  /// Hides itself 3 s after the last keystroke.
+  @MainActor final class TypingIndicator {
+    private(set) var isShown = false
+    private var hiding: Task<Void, Never>?
+
+    func keystroke() {
+      isShown = true
+      hiding?.cancel()
+      hiding = Task {
+        try? await Task.sleep(for: .seconds(3))
+        if !Task.isCancelled { isShown = false }
+      }
+    }
+  }
+
+  @MainActor @Test(.virtualTime) func theIndicatorHidesAfterThreeSeconds() async throws {
+    let indicator = TypingIndicator()
+    indicator.keystroke()
+    try await Task.sleep(for: .seconds(3))
+    #expect(!indicator.isShown)  // the app's work at 3 s ran before the test resumed
+  }
+  // snippet-end
+
   // snippet: world-mixed
   @Test(.virtualTime) func awaitsAndExplicitCallsMix() async throws {
     let scheduler = try #require(TestScheduler.current)

@@ -104,6 +104,9 @@ package final class TaskDriver: TaskExecutor {
   let schedule = ScheduleRun.forNewScheduler
   /// The scheduler's tick, kept for the schedule's lanes (read without a lock).
   let tick = Atomic(0)
+  /// Where the scheduler's tick 0 falls on its world's timeline, in nanoseconds from the world's
+  /// first scheduler's tick 0: set once, when the world takes the scheduler.
+  let origin = Atomic<Int64>(0)
 
   /// - Parameters:
   ///   - stallTimeout: See ``stallTimeout``.

@@ -15,8 +15,9 @@
 /// ```
 ///
 /// Called where a world is open already (inside `@Test(.virtualTime)`, or another
-/// `withVirtualTime`), it makes a scheduler on top of that world's stack instead, and takes it
-/// off when `body` returns.
+/// `withVirtualTime`), it joins that world: it makes a scheduler on top of the world's stack,
+/// starting at the world's time (its own ticks count from there, and no reading goes back), and
+/// takes it off when `body` returns, the world keeping the time it reached.
 ///
 /// - Parameters:
 ///   - tick: The virtual length of one tick; positive.

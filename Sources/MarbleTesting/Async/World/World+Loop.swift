@@ -172,7 +172,7 @@ extension World {
       return run(job, of: driver, isOnTheMainThread: isOnTheMainThread)
         ? .nothing : .theNextDecision
     }
-    if core.runNextDueAction() { return .nothing }
+    if runNextDueAction(top: top, drivers: drivers) { return .nothing }
     if !isOnTheMainThread { idle(top: top) }
     return .theNextDecision
   }
@@ -317,7 +317,7 @@ extension World {
       giveUp(because: stepLimitReport(core: core, stop: stop, steps: steps - 1))
       return
     }
-    if core.runNextDueAction() {
+    if runNextDueAction(top: top, drivers: state.withLock { $0.drivers }) {
       postRootThreadTurn()
       return
     }

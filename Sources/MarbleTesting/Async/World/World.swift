@@ -16,12 +16,14 @@ import Synchronization
 ///   from its creator), and a job that is not a task's (an actor's) to the world whose work
 ///   enqueues it. Belonging travels with the task; a thread belongs to a world only while it runs
 ///   that world's work.
-/// - It has a **stack of schedulers**. The first is its clock, kept until the world closes (so
-///   `_ = TestScheduler()` keeps the test virtual); one made inside it is pushed, and popped when
-///   it is released. New tasks belong to the scheduler on top.
-/// - **Awaits drive**: while the root waits and no job of the world is ready, the world moves the
-///   top scheduler's clock to its next due action and runs it, and repeats until the root can go
-///   on. Explicit `advance`, `run` and `flush` keep their meaning, and mix with awaits.
+/// - It has a **stack of schedulers** on **one timeline**. The first is its clock, kept until the
+///   world closes (so `_ = TestScheduler()` keeps the test virtual); one made inside it is pushed,
+///   starting where the world's time is (a reading never goes back), and popped when it is
+///   released, handing its time on. New tasks belong to the scheduler on top.
+/// - **Awaits drive**: while the root waits and no job of the world is ready, the world moves to
+///   the next due action of its schedulers, first on the timeline, and runs it, and repeats until
+///   the root can go on; the root's own wake-up runs last at its tick (the same instant).
+///   Explicit `advance`, `run` and `flush` keep their meaning, and mix with awaits.
 /// - **Deadlock**: when the root waits, nothing is ready or due, and no work of the world waits
 ///   on something outside it, the test fails at once, naming every waiting task and what it waits
 ///   for. Waiting on something outside is given ``stallTimeout`` of real time. Either way the
@@ -226,6 +228,7 @@ package final class World: @unchecked Sendable {
       } else {
         nil
       }
+    placeOnTheTimeline(driver)
     let isOpen = state.withLock { state -> Bool in
       guard !state.isClosed else { return false }
       if state.anchor == nil, opening != .outsideTests { state.anchor = driver.core }
@@ -243,6 +246,7 @@ package final class World: @unchecked Sendable {
   /// Pops a scheduler that is released: below it, the one the code that made it had before. The
   /// world's first scheduler stays until the world closes.
   func pop(_ driver: TaskDriver) {
+    let end = driver.core?.timelineNow ?? 0
     let (madeBy, top, isEmpty) = state.withLock {
       state -> ((task: UInt64, previous: TaskDriver)?, TaskDriver?, Bool) in
       state.drivers.removeAll { $0 === driver }
@@ -250,6 +254,8 @@ package final class World: @unchecked Sendable {
       let madeBy = state.madeByTasks.removeValue(forKey: ObjectIdentifier(driver))
       return (madeBy, state.rootStack.last, state.drivers.isEmpty)
     }
+    // The world's time went on with the scheduler that goes: the others read it from there.
+    catchUp(to: end)
     if let madeBy {
       _ = Registry.shared.withLock { $0.reown(madeBy.task, by: madeBy.previous) }
       if TaskDriver.current === driver { madeBy.previous.enterRunningJob(of: Jobs.currentTask) }
