@@ -138,9 +138,10 @@ final class ClosingWithWorkXCTests: XCTestCase {
     XCTAssertEqual(status, 0, output)
     XCTAssertTrue(
       output.contains(
-        "warning: The test's world closed with work still waiting, which was cancelled: a task "
-          + "sleeps until tick 60000."),
+        "warning: The test's world closed with work still waiting, which was cancelled:\n"
+          + "  - task "),
       output)
+    XCTAssertTrue(output.contains(" sleeps until tick 60000\n"), output)
     XCTAssertFalse(output.contains(": error:"), output)
   }
 }

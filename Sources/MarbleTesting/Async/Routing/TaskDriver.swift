@@ -570,13 +570,4 @@ package final class TaskDriver: TaskExecutor {
   var hasTasksWaitingForTheMainActor: Bool {
     watch.withLock { !$0.waitingForTheMainActor.isEmpty }
   }
-
-  /// What of this driver's work is still waiting, for the warning of a world that closes.
-  func waitingDescriptions() -> [String] {
-    let sleeps = sleepingTasks.map { sleep in
-      "a task sleeps until tick \(sleep.wakeTick)"
-    }
-    let ready = readyJobCount
-    return sleeps + (ready > 0 ? ["\(ready) job\(ready == 1 ? "" : "s") ready to run"] : [])
-  }
 }

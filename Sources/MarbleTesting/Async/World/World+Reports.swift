@@ -95,6 +95,17 @@ extension World {
       + "waits. (A scheduler made at \(top.core?.site.description ?? "?").)"
   }
 
+  /// What of the world still waits as it closes: each unfinished task but the root, with what it
+  /// waits for, and the jobs left ready to run.
+  func closingDescriptions() -> [String] {
+    let tasks = unfinishedTasks().filter { !isRoot($0.id) }.map { id, status, sleepsUntil in
+      if let sleepsUntil { return "\(name(ofTask: id)) sleeps until tick \(sleepsUntil)" }
+      return "\(name(ofTask: id)) " + waitDescription(status)
+    }
+    let ready = drivers.reduce(0) { $0 + $1.readyJobCount }
+    return tasks + (ready > 0 ? ["\(ready) job\(ready == 1 ? "" : "s") ready to run"] : [])
+  }
+
   private func waitDescription(_ status: Jobs.Status) -> String {
     switch status.dependency {
     case .task(let other): "waits for the value of \(name(ofTask: other))"
