@@ -26,6 +26,17 @@
 
 static marbles_dispatch_after_handler after_handler;
 static marbles_dispatch_timer_handler timer_handler;
+static marbles_main_job_handler main_job_handler;
+
+void marbles_set_main_job_handler(marbles_main_job_handler handler) {
+  __atomic_store_n(&main_job_handler, handler, __ATOMIC_RELEASE);
+}
+
+static uint64_t main_queue_jobs_seen;
+
+uint64_t marbles_main_queue_jobs_seen(void) {
+  return __atomic_load_n(&main_queue_jobs_seen, __ATOMIC_RELAXED);
+}
 
 void marbles_set_dispatch_handlers(
     marbles_dispatch_after_handler after, marbles_dispatch_timer_handler timer) {
@@ -96,9 +107,10 @@ bool marbles_is_main_queue(void *queue) {
 }
 
 void marbles_dispatch_async(void *queue, void *context, void (*work)(void *)) {
-  ((dispatch_async_f_fn)resolve(&async_f_symbol, RTLD_DEFAULT, "dispatch_async_f"))(
-      queue, context, work);
+  ((dispatch_async_f_fn)resolve_real(&async_f_symbol, "__interceptor_dispatch_async_f",
+                                     "dispatch_async_f"))(queue, context, work);
 }
+
 
 typedef const char *(*queue_label_fn)(void *);
 typedef uint64_t (*dispatch_time_fn)(uint64_t, int64_t);
@@ -183,6 +195,34 @@ MARBLES_WRAPPER void dispatch_async(void *queue, void *block) {
   }
   ((dispatch_async_fn)resolve_real(&async_symbol, "__interceptor_dispatch_async", "dispatch_async"))(
       queue, block);
+}
+
+/// Whether `work` is the Swift concurrency runtime's function that runs a job handed to a queue
+/// (its main executor's enqueue ends in `dispatch_async_f(queue, job, that function)`): a function
+/// of the library that defines `swift_task_getCurrent`. The answer for the last function seen is
+/// kept, so that the common case costs one comparison.
+static bool is_swift_job_runner(void (*work)(void *)) {
+  static void *known_runner, *known_other;
+  void *function = (void *)work;
+  if (function == __atomic_load_n(&known_runner, __ATOMIC_RELAXED)) return true;
+  if (function == __atomic_load_n(&known_other, __ATOMIC_RELAXED)) return false;
+  Dl_info runtime, candidate;
+  bool isRunner = dladdr((const void *)&swift_task_getCurrent, &runtime) != 0 &&
+                  dladdr(function, &candidate) != 0 && runtime.dli_fbase == candidate.dli_fbase;
+  __atomic_store_n(isRunner ? &known_runner : &known_other, function, __ATOMIC_RELAXED);
+  return isRunner;
+}
+
+/// The concurrency runtime's main executor enqueues a job on the main queue with this call; while
+/// a world is open (the handler is set), such a job is offered to MarbleTesting's routing first.
+MARBLES_WRAPPER void dispatch_async_f(void *queue, void *context, void (*work)(void *)) {
+  marbles_main_job_handler handler = __atomic_load_n(&main_job_handler, __ATOMIC_ACQUIRE);
+  if (handler && context && marbles_is_main_queue(queue) && is_swift_job_runner(work)) {
+    __atomic_fetch_add(&main_queue_jobs_seen, 1, __ATOMIC_RELAXED);
+    if (handler(context)) return;
+  }
+  ((dispatch_async_f_fn)resolve_real(&async_f_symbol, "__interceptor_dispatch_async_f",
+                                     "dispatch_async_f"))(queue, context, work);
 }
 
 MARBLES_WRAPPER void dispatch_source_set_timer(
@@ -281,10 +321,27 @@ static void marbles_dispatch_source_set_timer(dispatch_source_t source, dispatch
   dispatch_source_set_timer(source, start, interval, leeway);
 }
 
+/// The concurrency runtime's main executor on Darwin hands a job to the main queue with
+/// `dispatch_async_swift_job` (which it looks up by name): while a world is open, such a job is
+/// offered to MarbleTesting's routing first.
+extern void dispatch_async_swift_job(dispatch_queue_t queue, void *job, qos_class_t qos)
+    __attribute__((weak_import));
+
+static void marbles_dispatch_async_swift_job(dispatch_queue_t queue, void *job, qos_class_t qos) {
+  marbles_main_job_handler handler = __atomic_load_n(&main_job_handler, __ATOMIC_ACQUIRE);
+  if (handler && job && queue == dispatch_get_main_queue()) {
+    __atomic_fetch_add(&main_queue_jobs_seen, 1, __ATOMIC_RELAXED);
+    if (handler(job)) return;
+  }
+  dispatch_async_swift_job(queue, job, qos);
+}
+
 __attribute__((used)) static struct {
   const void *replacement;
   const void *replacee;
 } marbles_interpose_dispatch[] __attribute__((section("__DATA,__interpose"))) = {
+    {(const void *)(unsigned long)&marbles_dispatch_async_swift_job,
+     (const void *)(unsigned long)&dispatch_async_swift_job},
     {(const void *)(unsigned long)&marbles_dispatch_after, (const void *)(unsigned long)&dispatch_after},
     {(const void *)(unsigned long)&marbles_dispatch_source_set_timer,
      (const void *)(unsigned long)&dispatch_source_set_timer},

@@ -125,3 +125,25 @@ public func milliseconds(from start: ContinuousClock.Instant, to end: Continuous
   let (seconds, attoseconds) = start.duration(to: end).components
   return seconds * 1000 + attoseconds / 1_000_000_000_000_000
 }
+
+/// A throttle of submissions: the first passes and shuts the gate, which a task of the actor's
+/// opens again after 1 s on the suspending clock; what is submitted meanwhile is dropped.
+public actor Throttle {
+  /// What passed, in order.
+  public private(set) var log = ""
+  private var isOpen = true
+
+  public init() {}
+
+  public func submit(_ value: String) {
+    guard isOpen else { return }
+    log += value
+    isOpen = false
+    Task {
+      try? await Task.sleep(for: .seconds(1), clock: .suspending)
+      self.reopen()
+    }
+  }
+
+  private func reopen() { isOpen = true }
+}

@@ -206,6 +206,18 @@ void marbles_set_dispatch_handlers(
 /// Whether a handler is set.
 bool marbles_dispatch_handlers_are_set(void);
 
+/// Called for a job the Swift concurrency runtime enqueues on the main queue through its own main
+/// executor (a task that was on the main actor before Marbles' main executor hook was installed
+/// hops back there): `true` if the handler took the job, which then does not reach the queue.
+typedef bool (*marbles_main_job_handler)(void *_Nonnull job);
+
+/// Sets the main-queue job handler (NULL: none).
+void marbles_set_main_job_handler(marbles_main_job_handler _Nullable handler);
+
+/// How many jobs of the Swift concurrency runtime's main executor the main-queue job wrapper has
+/// seen (whether a handler took them or not): for the runtime fact it relies on.
+uint64_t marbles_main_queue_jobs_seen(void);
+
 /// Runs a block without releasing it (a timer's event handler, which runs again).
 void marbles_block_invoke(void *_Nonnull block);
 

@@ -47,6 +47,18 @@ typedef MARBLES_SWIFT_CC void (*MarblesEnqueueGlobalHook)(
 /// Called instead of enqueueing a job on the global concurrent executor, when set.
 MARBLES_HOOK MarblesEnqueueGlobalHook _Nullable swift_task_enqueueGlobal_hook;
 
+/// What the runtime would do with a job bound for its own main executor: enqueue it there.
+typedef MARBLES_SWIFT_CC void (*MarblesEnqueueMainExecutorOriginal)(MarblesJobRef _Nonnull job);
+
+/// A main-executor enqueue hook.
+typedef MARBLES_SWIFT_CC void (*MarblesEnqueueMainExecutorHook)(
+    MarblesJobRef _Nonnull job, MarblesEnqueueMainExecutorOriginal _Nonnull original);
+
+/// Called instead of enqueueing a job on the runtime's own main executor, when set: the jobs of a
+/// task that ran on the main actor before Marbles' main executor hook was installed (a
+/// `@MainActor` test whose first line makes a scheduler) come back this way.
+MARBLES_HOOK MarblesEnqueueMainExecutorHook _Nullable swift_task_enqueueMainExecutor_hook;
+
 /// What the runtime would answer: the main actor's executor.
 typedef MARBLES_SWIFT_CC MarblesExecutorRef (*MarblesGetMainExecutorOriginal)(void);
 

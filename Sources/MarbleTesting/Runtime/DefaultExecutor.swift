@@ -66,8 +66,8 @@ enum DefaultExecutor {
     /// The runtime's own default executor, read (once, before the replacement) by `install()`.
     private static let original: any TaskExecutor = Task.defaultExecutor
     private static let originalScheduling = original as? any SchedulingExecutor
-    /// The main executor, which the replacement keeps.
-    private static let main: any MainExecutor = MainActor.executor
+    /// The main executor, which the replacement keeps: the runtime's own.
+    static let main: any MainExecutor = MainActor.executor
 
     /// Makes a router the default executor, keeping the main executor as it is.
     ///

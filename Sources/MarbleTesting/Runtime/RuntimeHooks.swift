@@ -124,6 +124,21 @@ package enum RuntimeHooks {
     /// hooks, none). Read and written under `state`'s lock.
     nonisolated(unsafe) private static var foundMainExecutorHook: MarblesMainExecutorHook?
 
+    /// Marbles' main-executor enqueue hook: a job bound for the runtime's own main executor —
+    /// a task that was on the main actor before the hooks were installed, resumed — is asked the
+    /// one routing question too; what no world takes goes where it was going.
+    private static let enqueueMainExecutorHook: MarblesEnqueueMainExecutorHook = { job, original in
+      guard !Routing.take(job, on: .main) else { return }
+      if let found = foundEnqueueMainExecutorHook.withLock({ $0 }) {
+        found(job, original)
+      } else {
+        original(job)
+      }
+    }
+
+    /// The main-executor enqueue hook found when Marbles installed its own.
+    private static let foundEnqueueMainExecutorHook = Locked<MarblesEnqueueMainExecutorHook?>(nil)
+
     /// Marbles' "is this the main executor?" hook: ``MainActorRouter`` is, as is whatever the
     /// runtime counts (its own main executor, on which the job that opened the first world runs
     /// until it suspends).
@@ -147,6 +162,9 @@ package enum RuntimeHooks {
       swift_task_getMainExecutor_hook = mainExecutorHook
       foundIsMainExecutorHook = swift_task_isMainExecutor_hook
       swift_task_isMainExecutor_hook = isMainExecutorHook
+      let enqueue = swift_task_enqueueMainExecutor_hook
+      foundEnqueueMainExecutorHook.withLock { $0 = enqueue }
+      swift_task_enqueueMainExecutor_hook = enqueueMainExecutorHook
     }
 
     private static func uninstallMainExecutorHook() {
@@ -156,6 +174,10 @@ package enum RuntimeHooks {
       if rawPointer(swift_task_isMainExecutor_hook) == rawPointer(isMainExecutorHook) {
         swift_task_isMainExecutor_hook = foundIsMainExecutorHook
       }
+      if rawPointer(swift_task_enqueueMainExecutor_hook) == rawPointer(enqueueMainExecutorHook) {
+        swift_task_enqueueMainExecutor_hook = foundEnqueueMainExecutorHook.withLock { $0 }
+      }
+      foundEnqueueMainExecutorHook.withLock { $0 = nil }
       foundMainExecutorHook = nil
       foundIsMainExecutorHook = nil
     }
@@ -165,6 +187,10 @@ package enum RuntimeHooks {
     }
 
     private static func rawPointer(_ hook: MarblesIsMainExecutorHook?) -> UnsafeRawPointer? {
+      hook.map { unsafeBitCast($0, to: UnsafeRawPointer.self) }
+    }
+
+    private static func rawPointer(_ hook: MarblesEnqueueMainExecutorHook?) -> UnsafeRawPointer? {
       hook.map { unsafeBitCast($0, to: UnsafeRawPointer.self) }
     }
 
@@ -209,6 +235,9 @@ package enum RuntimeHooks {
       if swift_task_enqueueGlobal_hook != nil { parts.append("a global enqueue hook") }
       if swift_task_getMainExecutor_hook != nil { parts.append("a main executor hook") }
       if swift_task_isMainExecutor_hook != nil { parts.append("an is-main-executor hook") }
+      if swift_task_enqueueMainExecutor_hook != nil {
+        parts.append("a main-executor enqueue hook")
+      }
     #endif
     if DefaultExecutor.isTheRuntimes { parts.append("Marbles' default executor") }
     if marbles_dispatch_handlers_are_set() { parts.append("Marbles' Dispatch handlers") }

@@ -81,6 +81,20 @@ enum ThreadSlot {
     }
   }
 
+  /// The driver of this thread's job mark while its task is in transit: no task is current here,
+  /// and the marked task is not running but enqueued — the runtime is switching it onto an
+  /// actor's or the main actor's queue, and the jobs enqueued meanwhile (the actor's own job) are
+  /// its move. (A mark made in a task's job that opened a world lasts until that job ends; the
+  /// switch that ends it enqueues the actor's job with no task current.)
+  static var driverOfTaskInTransit: UnsafeRawPointer? {
+    guard let pointer = driver.value, let task = markedTask.value, isTask(task),
+      Jobs.currentTask == nil
+    else { return nil }
+    let status = Jobs.status(of: OpaquePointer(task))
+    guard status.isEnqueued, !status.isRunning, !status.isComplete else { return nil }
+    return pointer
+  }
+
   /// Whether the code running here is a thread root's own (a synchronous test, marked while no
   /// task is current), not work a drain or a loop runs.
   static var isRootThreadCode: Bool {

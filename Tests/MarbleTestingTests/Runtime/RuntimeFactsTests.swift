@@ -79,6 +79,24 @@ import Testing
       #expect(inHandler)
     }
 
+    /// A task that was on the main actor before Marbles' hooks came back there through the
+    /// runtime's own main executor, which hands the job to the main queue with `dispatch_async_f`
+    /// and a function of the concurrency runtime (on Linux; `dispatch_async_swift_job` on Darwin):
+    /// Marbles' wrapper of that call sees it.
+    @available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *)
+    @Test func theRuntimesMainExecutorHandsAJobToTheMainQueueThroughDispatchAsyncF() {
+      DefaultExecutor.install()
+      VirtualDispatch.install()
+      let executor = Catching()
+      let task = Task(executorPreference: executor) { 42 }
+      let job = try! #require(executor.jobs.withLock { $0.first })
+      let before = marbles_main_queue_jobs_seen()
+      SleepRouter.main.enqueue(ExecutorJob(job))
+      let seen = marbles_main_queue_jobs_seen()
+      #expect(seen > before)
+      _ = task
+    }
+
     @Test func theDefaultExecutorCanBeReplaced() {
       _ = TestScheduler()
       #expect(DefaultExecutor.isRouting)

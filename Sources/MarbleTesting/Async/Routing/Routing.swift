@@ -25,6 +25,8 @@ enum Routing {
       return false
     }
     let taskID = Jobs.taskID(of: job)
+    // Asked before the thread's mark is read, which ends a mark whose task no longer runs here.
+    let inTransit = taskID == nil ? TaskDriver.ofTaskInTransit : nil
     let here = TaskDriver.current
     // The root's job enqueued by its world's own work — the wake-up of its sleep, a child that
     // finished: the world's, without a look at the registry.
@@ -52,9 +54,11 @@ enum Routing {
         startedByRootThread = ThreadSlot.isRootThreadCode
         return .driver(here)
       }
-      // An actor's or a continuation's job belongs to the work that enqueues it.
-      guard let here, !here.hasLetGo, here.world != nil else { return .pass }
-      return .driver(here)
+      // An actor's or a continuation's job belongs to the work that enqueues it — or, where no
+      // task is current, to the task in transit here.
+      guard let owner = here ?? inTransit, !owner.hasLetGo, owner.world != nil
+      else { return .pass }
+      return .driver(owner)
     }
     switch decision {
     case .driver(let driver):

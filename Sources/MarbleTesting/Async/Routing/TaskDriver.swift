@@ -404,6 +404,13 @@ package final class TaskDriver: TaskExecutor {
     return Unmanaged<TaskDriver>.fromOpaque(pointer).takeUnretainedValue()
   }
 
+  /// The driver of the task being switched onto an actor's queue on this thread, if any (see
+  /// ``ThreadSlot/driverOfTaskInTransit``).
+  static var ofTaskInTransit: TaskDriver? {
+    guard let pointer = ThreadSlot.driverOfTaskInTransit else { return nil }
+    return Unmanaged<TaskDriver>.fromOpaque(pointer).takeUnretainedValue()
+  }
+
   /// Marks a drain's start and end, which the watchdog counts as progress.
   func drain<Result>(_ body: () throws -> Result) rethrows -> Result {
     // NB: atomics, not the watch's lock: a drain runs for every job the world's loop steps. The

@@ -23,6 +23,9 @@ enum VirtualDispatch {
   }
 
   private static let installed: Void = {
+    // A job of a task that was on the main actor before the main executor hook was installed,
+    // bound for the main actor again: the one routing question, as for every other job.
+    marbles_set_main_job_handler { job in Routing.take(OpaquePointer(job), on: .main) }
     marbles_set_dispatch_handlers(
       { when, queue, block in VirtualDispatch.after(when, queue: queue, block: block) },
       { event, source, object, start, interval, _ in
