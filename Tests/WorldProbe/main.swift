@@ -12,6 +12,15 @@ import Marbles
   scenario()
 }
 
+// `deadlock`: a world whose test waits for a stream nobody feeds — reported on standard error,
+// and the process ends with status 1 (`NeverHangsTests`).
+if CommandLine.arguments.dropFirst().first == "deadlock" {
+  await withVirtualTime { _ in
+    for await _ in AsyncStream<Int>.makeStream().stream {}
+  }
+  print("after the deadlock")
+}
+
 var lines: [String] = []
 for _ in 0..<3 { lines.append("synchronous: \(scenario()) woken") }
 for _ in 0..<3 { lines.append("async: \(await fromAsyncCode()) woken") }

@@ -118,6 +118,29 @@ enum Jobs {
     return OpaquePointer(object)
   }
 
+  /// Which wait `task` is in, as the runtime records it — its dependency record: the same value
+  /// for as long as the task stays in one wait, another once it moved on. `nil` while it runs.
+  static func waitIdentity(of task: MarblesJobRef) -> UInt? {
+    var object: UnsafeRawPointer?
+    let kind = marbles_task_dependency(task, &object)
+    guard kind != 0 else { return nil }
+    return UInt(bitPattern: object) &+ UInt(kind)
+  }
+
+  /// Whether `task` waits — directly, or through the tasks it awaits — for a task that runs or
+  /// is enqueued to run.
+  static func isAwaitingRunnableWork(_ task: MarblesJobRef) -> Bool {
+    var current = task
+    // NB: a chain of awaits is short; the bound only guards against a cycle read mid-change.
+    for _ in 0..<64 {
+      guard let awaited = Jobs.awaitedTask(of: current) else { return false }
+      let status = Jobs.status(of: awaited)
+      if status.isRunning || status.isEnqueued || status.isComplete { return true }
+      current = awaited
+    }
+    return false
+  }
+
   /// The status of `task`, which must be alive.
   static func status(of task: MarblesJobRef) -> Status {
     let flags = marbles_task_status(task)

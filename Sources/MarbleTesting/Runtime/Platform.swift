@@ -159,6 +159,18 @@ package enum Platform {
     getenv(name).map { String(cString: $0) }
   }
 
+  /// The process's parent, as a number: it changes when the parent ends (the process is handed
+  /// to another).
+  static var parentProcessID: Int {
+    Int(getppid())
+  }
+
+  /// Ends the process at once with `status`, without running exit handlers (a test framework's
+  /// may wait for the test that cannot end).
+  static func endProcess(status: Int32) -> Never {
+    _exit(status)
+  }
+
   /// Writes `text` to standard error.
   package static func printError(_ text: String) {
     var text = text

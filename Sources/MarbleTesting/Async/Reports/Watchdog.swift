@@ -39,6 +39,7 @@ enum Watchdog {
   /// sleeps: holding them would keep a released scheduler's driver alive.
   private static func look() -> Duration? {
     // NB: on a thread of its own, which never reads virtual time.
+    EndingWatch.checkParent()
     let drivers = isRunning.withLock { isRunning -> [TaskDriver]? in
       let worlds = Registry.shared.withLock { registry in Array(registry.worlds.values) }
       guard !worlds.isEmpty else {

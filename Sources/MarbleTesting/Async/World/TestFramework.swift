@@ -36,7 +36,7 @@ package protocol WorldReporter: Sendable {
 
   /// Runs `work` in the test's own context (Swift Testing: with its task locals), and returns
   /// once it ran (or after a bounded wait): for cancelling the test's task, which Swift Testing
-  /// takes as cancelling the test.
+  /// takes as cancelling the test. A reporter that has finished runs nothing.
   func run(_ work: @escaping @Sendable () -> Void)
 
   /// Ends the reporter once every report is recorded.

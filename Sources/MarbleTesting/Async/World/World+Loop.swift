@@ -302,6 +302,7 @@ extension World {
     guard isOpen, state.withLock({ !$0.hasGivenUp }), let top, let core = top.core else { return }
     for driver in drivers {
       if let job = driver.takeReadyJob() {
+        state.withLock { $0.idleSince = nil }
         driver.drain { _ = driver.run(job) }
         driver.forgetIfComplete(Jobs.taskID(of: job.job))
         postRootThreadTurn()
@@ -318,15 +319,42 @@ extension World {
       return
     }
     if runNextDueAction(top: top, drivers: state.withLock { $0.drivers }) {
+      state.withLock { $0.idleSince = nil }
       postRootThreadTurn()
       return
     }
-    // Idle: the world's own queue waits for work from outside, and decides.
+    // Idle: the world's own queue waits a moment for work from outside, and decides once the
+    // turns have found nothing to do for the idle decision's whole grace.
     RealTime.reading {
       loop.async { [self] in
-        idle(top: top)
+        idleBetweenTurns(top: top)
         if isOpen, state.withLock({ !$0.hasGivenUp }) { postRootThreadTurn() }
       }
+    }
+  }
+
+  /// The idle decision of a root thread's turns, which look again every few milliseconds (the run
+  /// loop they are posted on may hold work that gives no sign of itself): once they have found
+  /// nothing to run for the whole grace of ``idle(top:)``, it decides as that does.
+  private func idleBetweenTurns(top: TaskDriver) {
+    let now = SchedulerCore.realNanoseconds()
+    let since = state.withLock { state -> Int64 in
+      if state.idleSince == nil { state.idleSince = now }
+      return state.idleSince ?? now
+    }
+    let outside = waitsOutside()
+    let grace = outside.isEmpty ? min(top.stallTimeout, World.deadlockGrace) : top.stallTimeout
+    let waited = now - since
+    guard waited >= grace.saturatingNanoseconds else {
+      let left = Duration.nanoseconds(grace.saturatingNanoseconds - waited)
+      _ = waitForArrivals(upTo: min(left, .milliseconds(10)))
+      return
+    }
+    state.withLock { $0.idleSince = nil }
+    guard isOpen, !isWaitingForATurn else { return }
+    // A task outside the world that its work awaits, ready or running, makes progress.
+    if outside.isEmpty || !isAwaitedOutsideWorkRunnable() {
+      giveUp(because: outside.isEmpty ? deadlockReport(top: top) : outsideReport(top: top, outside))
     }
   }
 
@@ -397,12 +425,24 @@ extension World {
     guard let drivers, let top = drivers.last, let core = top.core else { return }
     let failure = TestSchedulerFailure(kind: .undrivenWork, message: report)
     core.record(failure, isReported: true)
+    guard TestFramework.processRunsTests else {
+      // Outside tests nothing records a failure: standard error, and the process ends.
+      Platform.printError("\(core.site.filePath):\(core.site.line): error: \(report)\n")
+      EndingWatch.endOutsideTests()
+    }
     if let reporter {
       reporter.report(report, at: core.site)
     } else {
       FailureReporter.report(report, at: core.site)
     }
     Registry.shared.withLock { $0.remove(self) }
+    // What the root waits for: its own task, or the tasks the root thread started.
+    let coRoots = state.withLock { $0.coRoots }
+    let awaited = Registry.shared.withLock { registry in
+      coRoots.compactMap { registry.owners[$0]?.task }
+    }
+    for task in awaited { Jobs.retain(task) }
+    defer { for task in awaited { Jobs.release(task) } }
     var tasks: [MarblesJobRef] = []
     for driver in drivers {
       tasks += Registry.shared.withLock { $0.tasks(of: driver).map(\.task) }
@@ -410,9 +450,23 @@ extension World {
     for task in tasks where !Jobs.status(of: task).isComplete { Jobs.cancel(task) }
     for driver in drivers { driver.abandon(because: failure, evenWhileDraining: true) }
     // The root last, in its test's own context: Swift Testing takes the cancellation of a test's
-    // task as the test's own, and records it there.
-    if let root = rootTask.map(UncheckedTask.init), !Jobs.status(of: root.task).isComplete {
-      if let reporter { reporter.run { Jobs.cancel(root.task) } } else { Jobs.cancel(root.task) }
+    // task as the test's own, and records it there. Only while it still waits: the world's
+    // cancelled work may have resumed it already, and its test may have gone on past the world.
+    if let root = rootTask.map(UncheckedTask.init) {
+      let cancel: @Sendable () -> Void = {
+        let status = Jobs.status(of: root.task)
+        guard !status.isComplete, !status.isRunning, !status.isEnqueued,
+          !Jobs.isAwaitingRunnableWork(root.task)
+        else { return }
+        Jobs.cancel(root.task)
+      }
+      if let reporter { reporter.run(cancel) } else { cancel() }
+    }
+    // A wait the cancellation cannot end would hang the run: the process ends instead.
+    let watched = (rootTask.map { [$0] } ?? awaited).filter { !Jobs.status(of: $0).isComplete }
+    let clocks = drivers.map(\.clock)
+    EndingWatch.watch(watched, report: report, timeout: top.stallTimeout) {
+      clocks.contains { $0.outsideWork > 0 }
     }
   }
 }

@@ -115,6 +115,8 @@ package final class World: @unchecked Sendable {
     var coRoots: [UInt64] = []
     /// Whether a turn on the root thread's run loop is posted.
     var isRootThreadTurnPosted = false
+    /// Since when, in real nanoseconds, the root thread's turns have found nothing to run.
+    var idleSince: Int64?
     /// Each task's number in the order the world took it ("task 1", "task 2"…, in reports).
     var ordinals: [UInt64: Int] = [:]
     /// How many tasks the world has numbered (the last ordinal given).
@@ -188,6 +190,7 @@ package final class World: @unchecked Sendable {
 
   private static func open(root: Root, rootTask: MarblesJobRef?, opening: Opening) -> World {
     RuntimeHooks.worldOpens()
+    EndingWatch.noteParent()
     let world = World(root: root, rootTask: rootTask, opening: opening)
     Registry.shared.withLock { $0.add(world) }
     Watchdog.start()
