@@ -21,11 +21,20 @@ void marbles_waited(int64_t nanoseconds);
 typedef struct {
   struct marbles_virtual_clock *clock;
   uint64_t generation;
+  /// Whether it is a Dispatch block (the world's own work), rather than a thread.
+  bool is_block;
 } marbles_outside_work;
 
 /// Counts work handed outside by this thread, if it reads virtual time now; `false` if it does not
 /// (nothing is counted, and `marbles_outside_end` must not be called).
 bool marbles_outside_begin(marbles_outside_work *work);
+
+/// ``marbles_outside_begin`` for a Dispatch block, which is the world's own work until it has run.
+bool marbles_outside_begin_block(marbles_outside_work *work);
+
+/// Counts that this thread, where it reads virtual time, woke a thread outside its world (a
+/// condition, a semaphore): a thread that may answer a wait of the world.
+void marbles_outside_signalled(void);
 
 /// Ends what `marbles_outside_begin` counted.
 void marbles_outside_end(const marbles_outside_work *work);

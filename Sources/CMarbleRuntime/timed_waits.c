@@ -262,6 +262,31 @@ MARBLES_WRAPPER int pthread_create(
   return real_pthread_create()(thread, attributes, start, argument);
 }
 
+// World work that wakes a thread outside the world — a condition it waits on, a semaphore — is
+// counted on the world's clock: that thread may answer a wait of the world (a database driver's,
+// a delegate queue's), so the world gives it the stall timeout before it calls its state a
+// deadlock.
+typedef int (*cond_signal_fn)(pthread_cond_t *);
+typedef int (*sem_post_fn)(sem_t *);
+MARBLES_REAL(pthread_cond_signal, cond_signal_fn)
+MARBLES_REAL(pthread_cond_broadcast, cond_signal_fn)
+MARBLES_REAL(sem_post, sem_post_fn)
+
+MARBLES_WRAPPER int pthread_cond_signal(pthread_cond_t *condition) {
+  marbles_outside_signalled();
+  return real_pthread_cond_signal()(condition);
+}
+
+MARBLES_WRAPPER int pthread_cond_broadcast(pthread_cond_t *condition) {
+  marbles_outside_signalled();
+  return real_pthread_cond_broadcast()(condition);
+}
+
+MARBLES_WRAPPER int sem_post(sem_t *semaphore) {
+  marbles_outside_signalled();
+  return real_sem_post()(semaphore);
+}
+
 MARBLES_WRAPPER int nanosleep(const struct timespec *duration, struct timespec *remaining) {
   MARBLES_WAITING(reads_virtual(), real_nanosleep()(duration, remaining));
 }

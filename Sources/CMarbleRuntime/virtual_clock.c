@@ -72,6 +72,10 @@ struct marbles_virtual_clock {
   /// How much work that readers of this clock handed to a thread or queue outside it is under
   /// way (see marbles_outside_begin).
   int64_t outside;
+  /// How many of those are Dispatch blocks, which are the world's own work until they have run.
+  int64_t blocks;
+  /// How many times readers of this clock woke a thread outside it (a condition, a semaphore).
+  uint64_t signals;
   marbles_virtual_clock *next_free;
 };
 
@@ -351,6 +355,8 @@ marbles_virtual_clock *marbles_clock_create(uint64_t *created) {
   __atomic_store_n(&clock->thawed, 0, __ATOMIC_RELAXED);
   __atomic_store_n(&clock->thawed_at, 0, __ATOMIC_RELAXED);
   __atomic_store_n(&clock->outside, 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&clock->blocks, 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&clock->signals, 0, __ATOMIC_RELAXED);
   __atomic_store_n(&clock->generation, generation, __ATOMIC_RELEASE);
   *created = generation;
   return clock;
@@ -595,25 +601,49 @@ void marbles_waited(int64_t nanoseconds) {
   waited.offset += nanoseconds;
 }
 
-bool marbles_outside_begin(marbles_outside_work *work) {
+static bool outside_begin(marbles_outside_work *work, bool is_block) {
   if (!scope.clock) return false;
   uint64_t generation;
   marbles_virtual_clock *clock = live_clock(&generation);
   if (!clock) return false;
   __atomic_fetch_add(&clock->outside, 1, __ATOMIC_ACQ_REL);
+  if (is_block) __atomic_fetch_add(&clock->blocks, 1, __ATOMIC_ACQ_REL);
   work->clock = clock;
   work->generation = generation;
+  work->is_block = is_block;
   return true;
 }
 
+bool marbles_outside_begin(marbles_outside_work *work) { return outside_begin(work, false); }
+
+bool marbles_outside_begin_block(marbles_outside_work *work) { return outside_begin(work, true); }
+
 void marbles_outside_end(const marbles_outside_work *work) {
   if (__atomic_load_n(&work->clock->generation, __ATOMIC_ACQUIRE) != work->generation) return;
+  if (work->is_block) __atomic_fetch_sub(&work->clock->blocks, 1, __ATOMIC_ACQ_REL);
   __atomic_fetch_sub(&work->clock->outside, 1, __ATOMIC_ACQ_REL);
 }
 
 int64_t marbles_clock_outside_work(marbles_virtual_clock *clock, uint64_t generation) {
   if (__atomic_load_n(&clock->generation, __ATOMIC_ACQUIRE) != generation) return 0;
   return __atomic_load_n(&clock->outside, __ATOMIC_ACQUIRE);
+}
+
+int64_t marbles_clock_pending_blocks(marbles_virtual_clock *clock, uint64_t generation) {
+  if (__atomic_load_n(&clock->generation, __ATOMIC_ACQUIRE) != generation) return 0;
+  return __atomic_load_n(&clock->blocks, __ATOMIC_ACQUIRE);
+}
+
+void marbles_outside_signalled(void) {
+  if (!scope.clock) return;
+  uint64_t generation;
+  marbles_virtual_clock *clock = live_clock(&generation);
+  if (clock) __atomic_fetch_add(&clock->signals, 1, __ATOMIC_ACQ_REL);
+}
+
+uint64_t marbles_clock_signals(marbles_virtual_clock *clock, uint64_t generation) {
+  if (__atomic_load_n(&clock->generation, __ATOMIC_ACQUIRE) != generation) return 0;
+  return __atomic_load_n(&clock->signals, __ATOMIC_ACQUIRE);
 }
 
 bool marbles_virtual_now(int id, int64_t *nanoseconds) {

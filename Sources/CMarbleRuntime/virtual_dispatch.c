@@ -27,6 +27,13 @@
 static marbles_dispatch_after_handler after_handler;
 static marbles_dispatch_timer_handler timer_handler;
 static marbles_main_job_handler main_job_handler;
+static marbles_block_begin_handler block_begin_handler;
+static marbles_block_run_handler block_run_handler;
+
+void marbles_set_block_handlers(marbles_block_begin_handler begin, marbles_block_run_handler run) {
+  __atomic_store_n(&block_begin_handler, begin, __ATOMIC_RELEASE);
+  __atomic_store_n(&block_run_handler, run, __ATOMIC_RELEASE);
+}
 
 void marbles_set_main_job_handler(marbles_main_job_handler handler) {
   __atomic_store_n(&main_job_handler, handler, __ATOMIC_RELEASE);
@@ -167,27 +174,41 @@ MARBLES_WRAPPER void dispatch_after(uint64_t when, void *queue, void *block) {
       when, queue, block);
 }
 
-/// A block handed to `dispatch_async` by a reader of virtual time, counted as work outside its
-/// world until it has run.
+/// A block handed to `dispatch_async` by world work: the world's own work, counted until it has
+/// run, and run as the world's (the tasks it starts are the world's, its readings virtual).
 typedef struct {
   void *block;
   marbles_outside_work work;
+  /// The world's token from the begin handler, or NULL.
+  void *token;
 } marbles_counted_block;
+
+static void end_counted_block(void *context) {
+  marbles_counted_block *counted = context;
+  marbles_outside_end(&counted->work);
+}
 
 static void run_counted(void *context) {
   marbles_counted_block *counted = context;
-  marbles_block_run(counted->block);
-  marbles_outside_end(&counted->work);
+  marbles_block_run_handler run = __atomic_load_n(&block_run_handler, __ATOMIC_ACQUIRE);
+  if (counted->token && run) {
+    run(counted->token, counted->block, counted, end_counted_block);
+  } else {
+    marbles_block_run(counted->block);
+    marbles_outside_end(&counted->work);
+  }
   free(counted);
 }
 
 MARBLES_WRAPPER void dispatch_async(void *queue, void *block) {
   marbles_outside_work work;
-  if (marbles_outside_begin(&work)) {
+  if (marbles_outside_begin_block(&work)) {
     marbles_counted_block *counted = malloc(sizeof(marbles_counted_block));
     if (counted) {
+      marbles_block_begin_handler begin = __atomic_load_n(&block_begin_handler, __ATOMIC_ACQUIRE);
       counted->block = block_copy(block);
       counted->work = work;
+      counted->token = begin ? begin() : 0;
       marbles_dispatch_async(queue, counted, run_counted);
       return;
     }
@@ -223,6 +244,17 @@ MARBLES_WRAPPER void dispatch_async_f(void *queue, void *context, void (*work)(v
   }
   ((dispatch_async_f_fn)resolve_real(&async_f_symbol, "__interceptor_dispatch_async_f",
                                      "dispatch_async_f"))(queue, context, work);
+}
+
+typedef long (*dispatch_semaphore_signal_fn)(void *);
+static void *semaphore_signal_symbol;
+
+/// World work that signals a semaphore may wake a thread outside the world, which may answer.
+MARBLES_WRAPPER long dispatch_semaphore_signal(void *semaphore) {
+  marbles_outside_signalled();
+  return ((dispatch_semaphore_signal_fn)resolve_real(
+      &semaphore_signal_symbol, "__interceptor_dispatch_semaphore_signal",
+      "dispatch_semaphore_signal"))(semaphore);
 }
 
 MARBLES_WRAPPER void dispatch_source_set_timer(

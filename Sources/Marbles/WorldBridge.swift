@@ -81,7 +81,7 @@ final class ContextReporter: WorldReporter {
         case .warning(let text, let site): DirectReporter().warn(text, at: site)
         case .work(let work): work()
         }
-        message.done.signal()
+        RealTime.reading { _ = message.done.signal() }
       }
     }
   }

@@ -105,6 +105,30 @@ void marbles_clock_drop(marbles_clock_scope scope);
 /// run.
 int64_t marbles_clock_outside_work(marbles_virtual_clock *_Nonnull clock, uint64_t generation);
 
+/// How many of those are Dispatch blocks that have not yet run to their end: the world's own work,
+/// runnable, for as long as it is under way.
+int64_t marbles_clock_pending_blocks(marbles_virtual_clock *_Nonnull clock, uint64_t generation);
+
+/// How many times the readers of `clock` woke a thread outside its world: signalled a condition
+/// (`pthread_cond_signal`, `pthread_cond_broadcast`) or a semaphore (`sem_post`,
+/// `dispatch_semaphore_signal`). Such a thread may answer a wait of the world.
+uint64_t marbles_clock_signals(marbles_virtual_clock *_Nonnull clock, uint64_t generation);
+
+/// Called on the thread that hands a Dispatch block over, where it runs world work: returns a
+/// token for the world (which the handler keeps), or NULL.
+typedef void *_Nullable (*marbles_block_begin_handler)(void);
+
+/// Called on the thread that runs a block `marbles_block_begin_handler` gave a token for: runs the
+/// block (`marbles_block_run`) as the world's work, then `end` (which ends the count), then lets the
+/// token go.
+typedef void (*marbles_block_run_handler)(
+    void *_Nonnull token, void *_Nonnull block, void *_Nonnull end_context,
+    void (*_Nonnull end)(void *_Nonnull end_context));
+
+/// Sets the block handlers (NULL: none).
+void marbles_set_block_handlers(
+    marbles_block_begin_handler _Nullable begin, marbles_block_run_handler _Nullable run);
+
 /// Whether this thread's clock scope stands for the code running here now.
 typedef enum {
   /// No scope (none entered, or it ended: its clock was let go, or its task's job ended).

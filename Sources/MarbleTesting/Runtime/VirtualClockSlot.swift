@@ -64,6 +64,18 @@ final class VirtualClockSlot: @unchecked Sendable {
     Int(marbles_clock_outside_work(pointer, generation))
   }
 
+  /// How many Dispatch blocks that readers of this clock handed over have not yet run to their
+  /// end: the world's own work, runnable while it is under way.
+  var pendingBlocks: Int {
+    Int(marbles_clock_pending_blocks(pointer, generation))
+  }
+
+  /// How many times readers of this clock woke a thread outside the world (a condition, a
+  /// semaphore).
+  var signals: UInt64 {
+    marbles_clock_signals(pointer, generation)
+  }
+
   /// How far after tick 0 a Dispatch deadline falls, or `nil` for `DISPATCH_TIME_FOREVER`.
   func offset(ofDispatchTime when: UInt64) -> Duration? {
     var offset: Int64 = 0

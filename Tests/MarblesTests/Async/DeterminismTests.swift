@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import MarbleTesting
 import Marbles
 import Observation
@@ -184,12 +185,13 @@ import Testing
         await second.wait()
       }
       scheduler.advance(by: 0)
-      // A Dispatch queue, not virtual time, resumes it.
+      // A thread, not virtual time, resumes it. (A block the test hands to a Dispatch queue is
+      // the world's own work, which would resume it inside virtual time.)
       let resumed = DispatchSemaphore(value: 0)
-      DispatchQueue.global().async {
+      Thread {
         first.open()
         resumed.signal()
-      }
+      }.start()
       resumed.wait()
       scheduler.flush()
       second.open()

@@ -273,7 +273,7 @@ package final class TaskDriver: TaskExecutor {
             self.withCurrentDriver {
               job.runSynchronously(on: MainActorRouter.shared.asUnownedSerialExecutor())
             }
-            done.signal()
+            RealTime.reading { _ = done.signal() }
           }
           done.wait()
         }
@@ -325,7 +325,7 @@ package final class TaskDriver: TaskExecutor {
         return handOff.gaveUp
       }
       if isLate { runsLate() }
-      done.signal()
+      RealTime.reading { _ = done.signal() }
     }
     let isDone = RealTime.reading {
       done.wait(timeout: RealTime.deadline(after: stallTimeout)) == .success

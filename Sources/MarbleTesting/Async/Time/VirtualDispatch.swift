@@ -26,6 +26,21 @@ enum VirtualDispatch {
     // A job of a task that was on the main actor before the main executor hook was installed,
     // bound for the main actor again: the one routing question, as for every other job.
     marbles_set_main_job_handler { job in Routing.take(OpaquePointer(job), on: .main) }
+    // A block that world work hands to `dispatch_async`, on any queue, is the world's: it runs
+    // as the world's work, so the tasks it starts are the world's too.
+    marbles_set_block_handlers(
+      {
+        guard let driver = TaskDriver.current, !driver.hasLetGo, driver.world != nil else {
+          return nil
+        }
+        return UnsafeMutableRawPointer(Unmanaged.passRetained(driver).toOpaque())
+      },
+      { token, block, context, end in
+        let driver = Unmanaged<TaskDriver>.fromOpaque(token).takeRetainedValue()
+        driver.withCurrentDriver { marbles_block_run(block) }
+        end(context)
+        driver.world?.wake()
+      })
     marbles_set_dispatch_handlers(
       { when, queue, block in VirtualDispatch.after(when, queue: queue, block: block) },
       { event, source, object, start, interval, _ in

@@ -26,7 +26,7 @@ extension World {
       state.isLoopActive = true
       return (true, isWaiting)
     }
-    if isWaiting { arrivals.signal() }
+    if isWaiting { RealTime.reading { _ = arrivals.signal() } }
     // NB: Marbles' own dispatches are not work the world handed outside.
     if starts {
       if isRootOnTheMainQueue, !hasPostedTheFirstTurn.exchange(true, ordering: .relaxed) {
@@ -172,6 +172,11 @@ extension World {
       return run(job, of: driver, isOnTheMainThread: isOnTheMainThread)
         ? .nothing : .theNextDecision
     }
+    // A Dispatch block of the world not yet run is runnable work: never a reason to move time.
+    if hasPendingBlocks(drivers) {
+      if !isOnTheMainThread { waitForBlocks(top: top) }
+      return .theNextDecision
+    }
     if runNextDueAction(top: top, drivers: drivers) { return .nothing }
     if !isOnTheMainThread { idle(top: top) }
     return .theNextDecision
@@ -215,7 +220,7 @@ extension World {
             let leaving = self.stepOnTheMainThread()
             left.withLock { $0 = leaving }
           }
-          done.signal()
+          RealTime.reading { _ = done.signal() }
         }
         done.wait()
       }
@@ -318,6 +323,15 @@ extension World {
       giveUp(because: stepLimitReport(core: core, stop: stop, steps: steps - 1))
       return
     }
+    if hasPendingBlocks(state.withLock { $0.drivers }) {
+      RealTime.reading {
+        loop.async { [self] in
+          waitForBlocks(top: top)
+          if isOpen, state.withLock({ !$0.hasGivenUp }) { postRootThreadTurn() }
+        }
+      }
+      return
+    }
     if runNextDueAction(top: top, drivers: state.withLock { $0.drivers }) {
       state.withLock { $0.idleSince = nil }
       postRootThreadTurn()
@@ -351,10 +365,15 @@ extension World {
       return
     }
     state.withLock { $0.idleSince = nil }
+    noteSignalsAnswered()
     guard isOpen, !isWaitingForATurn else { return }
     // A task outside the world that its work awaits, ready or running, makes progress.
     if outside.isEmpty || !isAwaitedOutsideWorkRunnable() {
-      giveUp(because: outside.isEmpty ? deadlockReport(top: top) : outsideReport(top: top, outside))
+      if outside.isEmpty {
+        giveUp(because: deadlockReport(top: top))
+      } else {
+        giveUp(because: outsideReport(top: top, outside), waitingOutside: true)
+      }
     }
   }
 
@@ -377,16 +396,38 @@ extension World {
   private func idle(top: TaskDriver) {
     let outside = waitsOutside()
     let grace = outside.isEmpty ? min(top.stallTimeout, World.deadlockGrace) : top.stallTimeout
+    defer { noteSignalsAnswered() }
     while !waitForArrivals(upTo: grace) {
       guard isOpen else { return }
       if isWaitingForATurn { continue }
       // A task outside the world that its work awaits, ready or running, makes progress.
       if outside.isEmpty || !isAwaitedOutsideWorkRunnable() {
         let report = outside.isEmpty ? deadlockReport(top: top) : outsideReport(top: top, outside)
-        giveUp(because: report)
+        giveUp(because: report, waitingOutside: !outside.isEmpty)
         return
       }
     }
+  }
+
+  /// Whether a Dispatch block that world work handed over has not yet run to its end.
+  private func hasPendingBlocks(_ drivers: [TaskDriver]) -> Bool {
+    drivers.contains { $0.clock.pendingBlocks > 0 }
+  }
+
+  /// Waits, in real time, for the world's Dispatch blocks to run — their end wakes the loop —
+  /// up to ``TaskDriver/stallTimeout``; then the world gives up, naming them.
+  private func waitForBlocks(top: TaskDriver) {
+    guard !waitForArrivals(upTo: top.stallTimeout), isOpen else { return }
+    let blocks = state.withLock { $0.drivers }.reduce(0) { $0 + $1.clock.pendingBlocks }
+    guard blocks > 0, !isWaitingForATurn else { return }
+    giveUp(
+      because: outsideReport(
+        top: top,
+        [
+          "\(blocks) Dispatch block\(blocks == 1 ? "" : "s") that the world's work handed to a "
+            + "queue (dispatch_async) and that the queue did not run"
+        ]),
+      waitingOutside: true)
   }
 
   /// How long a world whose work shows no sign of waiting on something outside waits for work to
@@ -415,7 +456,13 @@ extension World {
   /// Records why the world cannot go on — before anything is cancelled, so that a process that
   /// then traps (a `try!` on a cancelled sleep) still shows it — then cancels the world's work
   /// and lets it go, so that the root's waits end.
-  func giveUp(because report: String) {
+  ///
+  /// - Parameters:
+  ///   - report: Why, recorded as the test's failure.
+  ///   - waitingOutside: Whether the world waited for work outside it, which may still answer the
+  ///     root: the process then ends only after ten times the stall timeout without the root
+  ///     moving (a deadlock or a livelock: after the stall timeout).
+  func giveUp(because report: String, waitingOutside: Bool = false) {
     let drivers = state.withLock { state -> [TaskDriver]? in
       guard !state.hasGivenUp, !state.isClosed else { return nil }
       state.hasGivenUp = true
@@ -465,7 +512,10 @@ extension World {
     // A wait the cancellation cannot end would hang the run: the process ends instead.
     let watched = (rootTask.map { [$0] } ?? awaited).filter { !Jobs.status(of: $0).isComplete }
     let clocks = drivers.map(\.clock)
-    EndingWatch.watch(watched, report: report, timeout: top.stallTimeout) {
+    let stall = top.stallTimeout.saturatingNanoseconds
+    let (tenTimes, overflow) = stall.multipliedReportingOverflow(by: 10)
+    let timeout = Duration.nanoseconds(waitingOutside ? (overflow ? .max : tenTimes) : stall)
+    EndingWatch.watch(watched, report: report, timeout: timeout) {
       clocks.contains { $0.outsideWork > 0 }
     }
   }

@@ -67,6 +67,11 @@ extension World {
         )
       }
     }
+    if hasUnansweredSignals {
+      outside.append(
+        "work of the world woke a thread outside it (a condition or a semaphore that thread waits "
+          + "on), which may answer")
+    }
     for driver in drivers {
       let handedOut = driver.clock.outsideWork
       if handedOut > 0 {
@@ -80,6 +85,24 @@ extension World {
       outside += driver.notes
     }
     return outside
+  }
+
+  /// How many times the world's work has woken a thread outside it.
+  private var signals: UInt64 {
+    drivers.reduce(0) { $0 + $1.clock.signals }
+  }
+
+  /// Whether the world's work woke a thread outside it since the world last decided what to do
+  /// with nothing to run: that thread may answer a wait of the world.
+  var hasUnansweredSignals: Bool {
+    let signals = signals
+    return state.withLock { signals > $0.signalsAnswered }
+  }
+
+  /// The idle decision is over: the threads woken so far have had their chance to answer.
+  func noteSignalsAnswered() {
+    let signals = signals
+    state.withLock { $0.signalsAnswered = max($0.signalsAnswered, signals) }
   }
 
   /// The report of a deadlock: the root waits, nothing is ready or due, and nothing outside the

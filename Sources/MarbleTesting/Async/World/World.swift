@@ -117,6 +117,9 @@ package final class World: @unchecked Sendable {
     var isRootThreadTurnPosted = false
     /// Since when, in real nanoseconds, the root thread's turns have found nothing to run.
     var idleSince: Int64?
+    /// How many of the world's wake-ups of threads outside it (``VirtualClockSlot/signals``) an
+    /// idle decision has given their chance to answer.
+    var signalsAnswered: UInt64 = 0
     /// Each task's number in the order the world took it ("task 1", "task 2"…, in reports).
     var ordinals: [UInt64: Int] = [:]
     /// How many tasks the world has numbered (the last ordinal given).
@@ -439,7 +442,7 @@ package final class World: @unchecked Sendable {
     if let current = TaskDriver.current, drivers.contains(where: { $0 === current }) {
       current.leaveRunningJob()
     }
-    arrivals.signal()
+    RealTime.reading { _ = arrivals.signal() }
     if let site, !waiting.isEmpty { warnOfWork(waiting, at: site) }
     if finishingReports { reporter?.finishSoon() }
     RuntimeHooks.worldCloses()
