@@ -74,6 +74,7 @@ package final class SchedulerCore: Scheduler {
   func setNow(_ tick: Int, in state: inout State) {
     guard tick != state.time.now else { return }
     state.time.now = tick
+    driver.timeMoves.add(1, ordering: .relaxed)
     // NB: 64-bit arithmetic where it is exact: every step of a run moves the clock, and the
     // 128-bit conversion cost most of a step in a debug build.
     if let tickNanoseconds, tick >= 0,

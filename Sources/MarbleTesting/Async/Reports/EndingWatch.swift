@@ -34,8 +34,10 @@ package enum EndingWatch {
   /// enqueued, completes or waits on something else, the process ends with `report`. While
   /// `isOutsideWorkUnderWay` says so (a thread the world started still runs), the watch goes on:
   /// that work may still resume them.
+  /// The world's close (`hasClosed`, when its test's body returns) counts as moving on.
   static func watch(
     _ tasks: [MarblesJobRef], report: String, timeout: Duration,
+    hasClosed: @escaping @Sendable () -> Bool,
     isOutsideWorkUnderWay: @escaping @Sendable () -> Bool
   ) {
     guard !tasks.isEmpty else { return }
@@ -47,7 +49,8 @@ package enum EndingWatch {
       defer { for task in watched { Jobs.release(task.task) } }
       /// Whether one of the tasks has moved on.
       func hasMoved() -> Bool {
-        watched.contains { task in
+        if hasClosed() { return true }
+        return watched.contains { task in
           let status = Jobs.status(of: task.task)
           return status.isComplete || status.isRunning || status.isEnqueued
             || Jobs.waitIdentity(of: task.task) != task.wait

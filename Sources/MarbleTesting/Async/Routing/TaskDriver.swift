@@ -107,6 +107,9 @@ package final class TaskDriver: TaskExecutor {
   /// Where the scheduler's tick 0 falls on its world's timeline, in nanoseconds from the world's
   /// first scheduler's tick 0: set once, when the world takes the scheduler.
   let origin = Atomic<Int64>(0)
+  /// How many times the scheduler's clock has moved: a world whose clocks do not move while it
+  /// runs step after step is livelocked.
+  let timeMoves = Atomic(0)
 
   /// - Parameters:
   ///   - stallTimeout: See ``stallTimeout``.

@@ -66,6 +66,10 @@ extension World {
     var steps: Int
     /// When the step limit's time budget began (``countStep(in:)``).
     var since: Int64
+    /// The steps since the world's time last moved, this one included, and when a livelock's
+    /// time budget began.
+    var stepsAtOneTime: Int
+    var stepsAtOneTimeSince: Int64
   }
 
   private func turn() {
@@ -110,7 +114,8 @@ extension World {
       return .step(
         Step(
           drivers: state.drivers, top: state.rootStack.last ?? state.drivers.first,
-          steps: state.stepsSinceRoot, since: state.stepsSinceRootStart))
+          steps: state.stepsSinceRoot, since: state.stepsSinceRootStart,
+          stepsAtOneTime: state.stepsAtOneTime, stepsAtOneTimeSince: state.stepsAtOneTimeStart))
     }
   }
 
@@ -146,6 +151,14 @@ extension World {
     let (drivers, steps, since) = (next.drivers, next.steps, next.since)
     guard let top = next.top, let core = top.core else {
       if !isOnTheMainThread { park() }
+      return .theNextDecision
+    }
+    if let stop = core.stepLimitStop(
+      after: next.stepsAtOneTime - 1, since: next.stepsAtOneTimeSince)
+    {
+      giveUp(
+        because: livelockReport(core: core, stop: stop, steps: next.stepsAtOneTime - 1),
+        isLivelock: true)
       return .theNextDecision
     }
     if let stop = core.stepLimitStop(after: steps - 1, since: since) {
@@ -184,10 +197,25 @@ extension World {
 
   /// Counts a step since the root last ran; the step limit's time budget counts from the
   /// ``SchedulerCore/stepsBeforeTheClock``th.
+  ///
+  /// Also the steps since the world's time last moved (a livelock's count), which the root's own
+  /// steps do not reset: a root that spins on zero-length sleeps keeps running, and time never
+  /// moves.
   private func countStep(in state: inout State) {
     state.stepsSinceRoot += 1
     if state.stepsSinceRoot == SchedulerCore.stepsBeforeTheClock {
       state.stepsSinceRootStart = SchedulerCore.realNanoseconds()
+    }
+    var moves = 0
+    for driver in state.drivers { moves &+= driver.timeMoves.load(ordering: .relaxed) }
+    if moves != state.timeMovesSeen {
+      state.timeMovesSeen = moves
+      state.stepsAtOneTime = 0
+      if !state.jobsAtOneTime.isEmpty { state.jobsAtOneTime = [:] }
+    }
+    state.stepsAtOneTime += 1
+    if state.stepsAtOneTime == SchedulerCore.stepsBeforeTheClock {
+      state.stepsAtOneTimeStart = SchedulerCore.realNanoseconds()
     }
   }
 
@@ -261,6 +289,13 @@ extension World {
   /// Runs a ready job here; `false` if it was the root's and the root finished.
   private func runHere(_ job: TaskDriver.ReadyJob, of driver: TaskDriver, isRoot: Bool) -> Bool {
     let id = Jobs.taskID(of: job.job)
+    if let id {
+      state.withLock { state in
+        if state.stepsAtOneTime >= SchedulerCore.stepsBeforeTheClock {
+          state.jobsAtOneTime[id, default: 0] += 1
+        }
+      }
+    }
     driver.drain {
       _ = driver.run(job, waitsForever: isRoot)
     }
@@ -315,9 +350,18 @@ extension World {
       }
     }
     guard hasUnfinishedCoRoots else { return }
-    let (steps, since) = state.withLock { state -> (Int, Int64) in
+    let (steps, since, atOneTime, atOneTimeSince) = state.withLock {
+      state -> (Int, Int64, Int, Int64) in
       countStep(in: &state)
-      return (state.stepsSinceRoot, state.stepsSinceRootStart)
+      return (
+        state.stepsSinceRoot, state.stepsSinceRootStart, state.stepsAtOneTime,
+        state.stepsAtOneTimeStart
+      )
+    }
+    if let stop = core.stepLimitStop(after: atOneTime - 1, since: atOneTimeSince) {
+      giveUp(
+        because: livelockReport(core: core, stop: stop, steps: atOneTime - 1), isLivelock: true)
+      return
     }
     if let stop = core.stepLimitStop(after: steps - 1, since: since) {
       giveUp(because: stepLimitReport(core: core, stop: stop, steps: steps - 1))
@@ -462,7 +506,10 @@ extension World {
   ///   - waitingOutside: Whether the world waited for work outside it, which may still answer the
   ///     root: the process then ends only after ten times the stall timeout without the root
   ///     moving (a deadlock or a livelock: after the stall timeout).
-  func giveUp(because report: String, waitingOutside: Bool = false) {
+  ///   - isLivelock: Whether the world's work keeps running (a livelock): the root is cancelled
+  ///     even while it runs (a loop that checks for cancellation then ends), and the process is
+  ///     not watched — a running root cannot be told from one a busy pool holds back.
+  func giveUp(because report: String, waitingOutside: Bool = false, isLivelock: Bool = false) {
     let drivers = state.withLock { state -> [TaskDriver]? in
       guard !state.hasGivenUp, !state.isClosed else { return nil }
       state.hasGivenUp = true
@@ -502,8 +549,10 @@ extension World {
     if let root = rootTask.map(UncheckedTask.init) {
       let cancel: @Sendable () -> Void = {
         let status = Jobs.status(of: root.task)
-        guard !status.isComplete, !status.isRunning, !status.isEnqueued,
-          !Jobs.isAwaitingRunnableWork(root.task)
+        guard !status.isComplete,
+          isLivelock
+            || (!status.isRunning && !status.isEnqueued
+              && !Jobs.isAwaitingRunnableWork(root.task))
         else { return }
         Jobs.cancel(root.task)
       }
@@ -515,7 +564,8 @@ extension World {
     let stall = top.stallTimeout.saturatingNanoseconds
     let (tenTimes, overflow) = stall.multipliedReportingOverflow(by: 10)
     let timeout = Duration.nanoseconds(waitingOutside ? (overflow ? .max : tenTimes) : stall)
-    EndingWatch.watch(watched, report: report, timeout: timeout) {
+    guard !isLivelock else { return }
+    EndingWatch.watch(watched, report: report, timeout: timeout, hasClosed: { [self] in !isOpen }) {
       clocks.contains { $0.outsideWork > 0 }
     }
   }

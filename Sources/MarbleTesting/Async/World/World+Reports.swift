@@ -150,6 +150,27 @@ extension World {
       + "\(top.core?.site.description ?? "?").)"
   }
 
+  /// The report of a world that ran its step limit without its time moving: a livelock, naming
+  /// the tasks that kept running, most steps first.
+  func livelockReport(core: SchedulerCore, stop: SchedulerCore.StepLimitStop, steps: Int)
+    -> String
+  {
+    // NB: the world's tasks only, not the runtime's one-job wake-ups of sleeps.
+    let jobs = state.withLock { $0.jobsAtOneTime }
+      .filter { isRoot($0.key) || ordinal(of: $0.key) != nil }
+      .sorted { $0.value > $1.value }
+    let running = jobs.prefix(5).map { id, count in
+      "  - \(name(ofTask: id)), \(count) job\(count == 1 ? "" : "s") since the count began"
+    }
+    return "The test's world is livelocked at tick \(core.now): it ran \(steps) steps "
+      + "(\(core.stepLimitWords(stop))) without its time moving — work that keeps resuming itself "
+      + "at one instant (a loop of zero-length sleeps, tasks that keep waking each other). What "
+      + "kept running:\n"
+      + (running.isEmpty ? ["  - " + core.stepLimitCause()] : running)
+      .joined(separator: "\n")
+      + "\nThe world's work was cancelled, to end the test's waits."
+  }
+
   /// The report of a world that ran its step limit while its root waited.
   func stepLimitReport(core: SchedulerCore, stop: SchedulerCore.StepLimitStop, steps: Int)
     -> String

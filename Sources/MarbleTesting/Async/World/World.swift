@@ -115,6 +115,15 @@ package final class World: @unchecked Sendable {
     var coRoots: [UInt64] = []
     /// Whether a turn on the root thread's run loop is posted.
     var isRootThreadTurnPosted = false
+    /// How many steps the loop ran since the world's time last moved, and when the
+    /// ``SchedulerCore/stepsBeforeTheClock``th of them ran: a livelock's budget.
+    var stepsAtOneTime = 0
+    var stepsAtOneTimeStart: Int64 = 0
+    /// The clocks' moves (``TaskDriver/timeMoves``, summed) when the loop last looked.
+    var timeMovesSeen = 0
+    /// How many jobs each task ran since the world's time last moved, counted once a livelock is
+    /// in sight (past ``SchedulerCore/stepsBeforeTheClock`` steps), for its report.
+    var jobsAtOneTime: [UInt64: Int] = [:]
     /// Since when, in real nanoseconds, the root thread's turns have found nothing to run.
     var idleSince: Int64?
     /// How many of the world's wake-ups of threads outside it (``VirtualClockSlot/signals``) an
