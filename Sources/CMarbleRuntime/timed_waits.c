@@ -193,23 +193,45 @@ static bool reads_virtual(void) {
   return marbles_virtual_now(CLOCK_MONOTONIC, &ignored);
 }
 
+
+static marbles_run_loop_handler run_loop_handler;
+
+/// Runs `call`, a run loop's blocking wait for events (Core Foundation's run loop waits in
+/// ppoll on Linux; epoll and poll are told alike): on the main thread, where it reads virtual time, the handler is told the wait's begin
+/// and end — the code there waits synchronously, and its world may go on meanwhile.
+#define MARBLES_RUN_LOOP_WAITING(blocks, call)                                                 \
+  do {                                                                                         \
+    if (!(blocks) || !reads_virtual()) return call;                                            \
+    marbles_run_loop_handler handler = __atomic_load_n(&run_loop_handler, __ATOMIC_ACQUIRE);   \
+    bool tells = handler && marbles_is_main_thread();                                          \
+    if (tells) handler(true);                                                                  \
+    int64_t start = real_monotonic();                                                          \
+    int result = call;                                                                         \
+    int saved = errno;                                                                         \
+    marbles_waited(real_monotonic() - start);                                                  \
+    if (tells) handler(false);                                                                 \
+    errno = saved;                                                                             \
+    return result;                                                                             \
+  } while (0)
+
 MARBLES_WRAPPER int epoll_wait(int descriptor, struct epoll_event *events, int count, int timeout) {
-  MARBLES_WAITING(timeout != 0 && reads_virtual(), real_epoll_wait()(descriptor, events, count, timeout));
+  MARBLES_RUN_LOOP_WAITING(timeout != 0, real_epoll_wait()(descriptor, events, count, timeout));
 }
 
 MARBLES_WRAPPER int epoll_pwait(
     int descriptor, struct epoll_event *events, int count, int timeout, const sigset_t *mask) {
-  MARBLES_WAITING(
-      timeout != 0 && reads_virtual(), real_epoll_pwait()(descriptor, events, count, timeout, mask));
+  MARBLES_RUN_LOOP_WAITING(
+      timeout != 0, real_epoll_pwait()(descriptor, events, count, timeout, mask));
 }
 
 MARBLES_WRAPPER int poll(struct pollfd *descriptors, nfds_t count, int timeout) {
-  MARBLES_WAITING(timeout != 0 && reads_virtual(), real_poll()(descriptors, count, timeout));
+  MARBLES_RUN_LOOP_WAITING(timeout != 0, real_poll()(descriptors, count, timeout));
 }
 
 MARBLES_WRAPPER int ppoll(
     struct pollfd *descriptors, nfds_t count, const struct timespec *timeout, const sigset_t *mask) {
-  MARBLES_WAITING(reads_virtual(), real_ppoll()(descriptors, count, timeout, mask));
+  bool blocks = !timeout || timeout->tv_sec != 0 || timeout->tv_nsec != 0;
+  MARBLES_RUN_LOOP_WAITING(blocks, real_ppoll()(descriptors, count, timeout, mask));
 }
 
 MARBLES_WRAPPER int select(
@@ -338,3 +360,12 @@ __attribute__((used)) static struct {
     {(const void *)(unsigned long)&marbles_nanosleep, (const void *)(unsigned long)&nanosleep},
 };
 #endif
+
+// The run-loop handler: Core Foundation's run loop waits in epoll on Linux (wrapped above); on
+// Darwin (written for, not built here) it waits in mach_msg, which is not wrapped, so the handler
+// is never told there.
+static marbles_run_loop_handler run_loop_handler;
+
+void marbles_set_run_loop_handler(marbles_run_loop_handler handler) {
+  __atomic_store_n(&run_loop_handler, handler, __ATOMIC_RELEASE);
+}

@@ -522,6 +522,19 @@ uint64_t marbles_thread_reading_count(void) { return reading_count; }
 /// `frozen`): 0 until it has read that instant for the clock's frozen limit. The real clock is
 /// read at the first read of an instant and at the 2nd, 4th, 8th… read of it after that, so a hot
 /// loop of readings pays for a handful.
+static marbles_busy_wait_handler busy_wait_handler;
+
+void marbles_set_busy_wait_handler(marbles_busy_wait_handler handler) {
+  __atomic_store_n(&busy_wait_handler, handler, __ATOMIC_RELEASE);
+}
+
+/// Tells the handler that the main thread keeps reading one virtual instant: it waits for time
+/// (a run loop spinning until a date, XCTest's waiter polling its expectations).
+static void tell_busy_wait(void) {
+  marbles_busy_wait_handler handler = __atomic_load_n(&busy_wait_handler, __ATOMIC_ACQUIRE);
+  if (handler && marbles_is_main_thread()) handler();
+}
+
 static int64_t thawed_by(marbles_virtual_clock *clock, uint64_t generation, int64_t elapsed) {
   if (frozen.clock != clock || frozen.generation != generation || frozen.elapsed != elapsed) {
     frozen.clock = clock;
@@ -534,6 +547,7 @@ static int64_t thawed_by(marbles_virtual_clock *clock, uint64_t generation, int6
   }
   if (frozen.thawed) return real_reading(CLOCK_MONOTONIC) - frozen.since;
   frozen.reads++;
+  if ((frozen.reads & 255) == 0) tell_busy_wait();
   if ((frozen.reads & (frozen.reads - 1)) != 0) return 0;
   int64_t limit = __atomic_load_n(&clock->frozen_limit, __ATOMIC_ACQUIRE);
   if (limit <= 0) return 0;

@@ -125,6 +125,22 @@ typedef void (*marbles_block_run_handler)(
     void *_Nonnull token, void *_Nonnull block, void *_Nonnull end_context,
     void (*_Nonnull end)(void *_Nonnull end_context));
 
+/// Called on the main thread, where it reads virtual time, as its run loop begins (`true`) and ends
+/// (`false`) a blocking wait for events: the code there — a test's task — waits synchronously
+/// (XCTest's `wait(for:timeout:)`, `waitForExpectations(timeout:)`, `RunLoop.run(until:)`).
+typedef void (*marbles_run_loop_handler)(bool waits);
+
+/// Sets the run-loop handler (NULL: none).
+void marbles_set_run_loop_handler(marbles_run_loop_handler _Nullable handler);
+
+/// Called on the main thread, every 256th reading of one virtual instant there: the code there
+/// keeps reading the time without its time moving — it waits for it (XCTest's waiter polling its
+/// expectations, a run loop spinning until a date).
+typedef void (*marbles_busy_wait_handler)(void);
+
+/// Sets the busy-wait handler (NULL: none).
+void marbles_set_busy_wait_handler(marbles_busy_wait_handler _Nullable handler);
+
 /// Sets the block handlers (NULL: none).
 void marbles_set_block_handlers(
     marbles_block_begin_handler _Nullable begin, marbles_block_run_handler _Nullable run);

@@ -77,6 +77,10 @@ package enum Platform {
     #else
       var thread = pthread_t()
     #endif
+    // NB: Marbles' own thread, never work a world handed outside (the clock wrapper counts the
+    // threads started where readings are virtual).
+    marbles_real_time_begin()
+    defer { marbles_real_time_end() }
     let result = pthread_create(
       &thread, nil,
       { context in

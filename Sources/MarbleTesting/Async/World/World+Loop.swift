@@ -479,7 +479,7 @@ extension World {
   static let deadlockGrace = Duration.milliseconds(100)
 
   /// Waits in real time for something to wake the loop; `true` if something did.
-  private func waitForArrivals(upTo timeout: Duration) -> Bool {
+  func waitForArrivals(upTo timeout: Duration) -> Bool {
     let hasNews = state.withLock { state -> Bool in
       if state.hasNews { return true }
       state.isWaitingForArrivals = true

@@ -124,6 +124,13 @@ package final class World: @unchecked Sendable {
     /// How many jobs each task ran since the world's time last moved, counted once a livelock is
     /// in sight (past ``SchedulerCore/stepsBeforeTheClock`` steps), for its report.
     var jobsAtOneTime: [UInt64: Int] = [:]
+    /// Whether the root's job sits in the main thread's run loop, in a synchronous wait.
+    var isRootInARunLoop = false
+    /// Whether the loop's thread runs the world's work for a root that sits in its run loop.
+    var isDrivingForABlockedRoot = false
+    /// When, in real nanoseconds, the world's code on the main thread last kept reading one
+    /// instant.
+    var lastBusyWait: Int64 = .min / 2
     /// Since when, in real nanoseconds, the root thread's turns have found nothing to run.
     var idleSince: Int64?
     /// How many of the world's wake-ups of threads outside it (``VirtualClockSlot/signals``) an
@@ -203,6 +210,7 @@ package final class World: @unchecked Sendable {
   private static func open(root: Root, rootTask: MarblesJobRef?, opening: Opening) -> World {
     RuntimeHooks.worldOpens()
     EndingWatch.noteParent()
+    installRunLoopHandler()
     let world = World(root: root, rootTask: rootTask, opening: opening)
     Registry.shared.withLock { $0.add(world) }
     Watchdog.start()
