@@ -32,7 +32,7 @@ enum DefaultExecutor {
   }
 
   /// Whether the runtime's default executor is Marbles' now (read from the runtime).
-  static var isTheRuntimes: Bool {
+  static var isDefault: Bool {
     #if MARBLES_TESTED_RUNTIME
       if #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *) {
         return Task.defaultExecutor is SleepRouter
@@ -89,7 +89,7 @@ enum DefaultExecutor {
     /// the decision here.)
     func enqueue(_ job: consuming ExecutorJob) {
       let job = UnownedJob(job)
-      if !Routing.take(unsafeBitCast(job, to: MarblesJobRef.self), on: .global) {
+      if !Membership.take(unsafeBitCast(job, to: MarblesJobRef.self), on: .global) {
         Self.original.enqueue(ExecutorJob(job))
       }
     }

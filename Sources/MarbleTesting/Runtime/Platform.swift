@@ -131,7 +131,7 @@ package enum Platform {
   /// wrapper is the process's `clock_gettime` where the executable is linked dynamically; on Apple
   /// platforms (written for, not run here) `DYLD_INTERPOSE` reaches only the images loaded at
   /// launch — not a test bundle that `xctest` loads later.
-  static var readingsReachTheClockWrapper: Bool {
+  static var readsVirtualTime: Bool {
     let before = marbles_thread_reading_count()
     _ = ContinuousClock.now
     return marbles_thread_reading_count() != before

@@ -43,7 +43,7 @@ package enum RuntimeHooks {
   #if MARBLES_TESTED_RUNTIME
     /// Marbles' global enqueue hook.
     private static let globalHook: MarblesGlobalHook = { job, original in
-      guard !Routing.take(job, on: .global) else { return }
+      guard !Membership.take(job, on: .global) else { return }
       ThreadSlot.bypassing {
         if let found = UnsafeRawPointer(
           bitPattern: RuntimeHooks.foundGlobalHook.load(ordering: .acquiring))
@@ -68,9 +68,9 @@ package enum RuntimeHooks {
   }()
 
   /// Whether standard readings of time can be virtual in this process
-  /// (``Platform/readingsReachTheClockWrapper``), asked once.
+  /// (``Platform/readsVirtualTime``), asked once.
   package static let readingsCanBeVirtual: Bool =
-    isAvailable && Platform.readingsReachTheClockWrapper
+    isAvailable && Platform.readsVirtualTime
 
   /// A world opens: installs the hooks unless they are in place, saving the ones they replace.
   /// Where the runtime code cannot run, or readings of time cannot be virtual, the first world
@@ -128,7 +128,7 @@ package enum RuntimeHooks {
     /// a task that was on the main actor before the hooks were installed, resumed — is asked the
     /// one routing question too; what no world takes goes where it was going.
     private static let enqueueMainExecutorHook: MarblesEnqueueMainExecutorHook = { job, original in
-      guard !Routing.take(job, on: .main) else { return }
+      guard !Membership.take(job, on: .main) else { return }
       if let found = foundEnqueueMainExecutorHook.withLock({ $0 }) {
         found(job, original)
       } else {
@@ -239,7 +239,7 @@ package enum RuntimeHooks {
         parts.append("a main-executor enqueue hook")
       }
     #endif
-    if DefaultExecutor.isTheRuntimes { parts.append("Marbles' default executor") }
+    if DefaultExecutor.isDefault { parts.append("Marbles' default executor") }
     if marbles_dispatch_handlers_are_set() { parts.append("Marbles' Dispatch handlers") }
     if Watchdog.isWatching { parts.append("Marbles' watchdog thread") }
     if Registry.openWorlds.load(ordering: .acquiring) > 0 { parts.append("an open world") }
@@ -290,7 +290,7 @@ final class MainActorRouter: SerialExecutor, Sendable {
 
   func enqueue(_ job: consuming ExecutorJob) {
     let job = UnownedJob(job)
-    if !Routing.take(unsafeBitCast(job, to: MarblesJobRef.self), on: .main) {
+    if !Membership.take(unsafeBitCast(job, to: MarblesJobRef.self), on: .main) {
       Self.enqueueOnMainQueue(job)
     }
   }

@@ -25,7 +25,7 @@ enum VirtualDispatch {
   private static let installed: Void = {
     // A job of a task that was on the main actor before the main executor hook was installed,
     // bound for the main actor again: the one routing question, as for every other job.
-    marbles_set_main_job_handler { job in Routing.take(OpaquePointer(job), on: .main) }
+    marbles_set_main_job_handler { job in Membership.take(OpaquePointer(job), on: .main) }
     // A block that world work hands to `dispatch_async`, on any queue, is the world's: it runs
     // as the world's work, so the tasks it starts are the world's too.
     marbles_set_block_handlers(
@@ -55,7 +55,7 @@ enum VirtualDispatch {
   private static func after(
     _ when: UInt64, queue: UnsafeMutableRawPointer, block: UnsafeMutableRawPointer
   ) -> Bool {
-    guard !isTestFrameworks(queue), let driver = Routing.currentDriver, let core = driver.core,
+    guard !isTestFrameworks(queue), let driver = Membership.currentDriver, let core = driver.core,
       let offset = driver.clock.offset(ofDispatchTime: when)
     else { return false }
     let work = DispatchedBlock(block: block, queue: queue)

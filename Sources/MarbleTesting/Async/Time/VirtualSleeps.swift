@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// Every standard sleep reaches the default executor (``SleepRouter`` explains why), which asks
 /// here where its wake-up goes: a task of a world — its root included — sleeps on the virtual
-/// time of the scheduler it belongs to (``Routing/driver(ofCurrentTask:)``), on the queue
+/// time of the scheduler it belongs to (``Membership/driver(ofCurrentTask:)``), on the queue
 /// `scheduler.clock` sleeps use, and resumes inside the `advance`, `run` or `flush` that reaches
 /// its tick, or in its world's loop while the test waits. Anything else sleeps in real time.
 ///
@@ -24,7 +24,7 @@ enum VirtualSleeps {
   ///   - remaining: How far the deadline is from now, as the sleeping code reads time.
   /// - Returns: `false` if the sleep is a real one.
   static func take(_ wake: UnownedJob, for remaining: Duration) -> Bool {
-    guard let task = Jobs.currentTask, let driver = Routing.driver(ofCurrentTask: task) else {
+    guard let task = Jobs.currentTask, let driver = Membership.driver(ofCurrentTask: task) else {
       return false
     }
     return driver.sleep(task, wake: wake, for: remaining) != nil

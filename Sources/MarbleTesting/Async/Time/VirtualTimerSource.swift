@@ -50,7 +50,7 @@ final class VirtualTimerSource: @unchecked Sendable {
     let key = UInt(bitPattern: source)
     switch event {
     case MARBLES_TIMER_CREATED:
-      guard let queue = object, let driver = Routing.currentDriver else { return false }
+      guard let queue = object, let driver = Membership.currentDriver else { return false }
       // NB: a timer on a global queue keeps real time: Foundation's run loop times its waits
       // with one (RunLoop.run(before:), XCTest's waiter), and a timed wait stays real. Made by
       // the world's work (not a run loop of the root thread's), it is named.
@@ -110,7 +110,7 @@ final class VirtualTimerSource: @unchecked Sendable {
   /// Arms the timer on the scheduler of the code here: first at `start`'s tick, then every
   /// `interval` (`DISPATCH_TIME_FOREVER`, all ones, for once).
   private func arm(start: UInt64, interval: UInt64) -> Bool {
-    guard let driver = Routing.currentDriver, let core = driver.core else { return false }
+    guard let driver = Membership.currentDriver, let core = driver.core else { return false }
     guard let offset = driver.clock.offset(ofDispatchTime: start) else {
       disarm()
       return true

@@ -49,30 +49,7 @@ extension World {
 
   // MARK: The loop
 
-  /// What the loop does next.
-  private enum Move {
-    case stop
-    case waitForTheRootToSuspend
-    case step(Step)
-  }
-
-  /// A step the loop takes, as the world's state stood when it was counted.
-  private struct Step {
-    /// The schedulers, bottom first.
-    var drivers: [TaskDriver]
-    /// The scheduler on top of the root's stack.
-    var top: TaskDriver?
-    /// The steps since the root last ran, this one included.
-    var steps: Int
-    /// When the step limit's time budget began (``countStep(in:)``).
-    var since: Int64
-    /// The steps since the world's time last moved, this one included, and when a livelock's
-    /// time budget began.
-    var stepsAtOneTime: Int
-    var stepsAtOneTimeSince: Int64
-  }
-
-  private func turn() {
+  func turn() {
     var pause = Duration.microseconds(10)
     while true {
       switch nextMove() {
@@ -101,126 +78,8 @@ extension World {
     }
   }
 
-  /// What the loop does next; a step is counted as it is decided, under the same lock.
-  private func nextMove() -> Move {
-    state.withLock { state -> Move in
-      if state.isClosed || state.hasRootFinished || state.hasGivenUp {
-        state.isLoopActive = false
-        return .stop
-      }
-      state.hasNews = false
-      if state.isRootRunningElsewhere { return .waitForTheRootToSuspend }
-      countStep(in: &state)
-      return .step(
-        Step(
-          drivers: state.drivers, top: state.rootStack.last ?? state.drivers.first,
-          steps: state.stepsSinceRoot, since: state.stepsSinceRootStart,
-          stepsAtOneTime: state.stepsAtOneTime, stepsAtOneTimeSince: state.stepsAtOneTimeStart))
-    }
-  }
-
-  /// What a step on the main thread leaves to the loop's own thread.
-  private enum Leaving {
-    /// Nothing: the loop stays on the main thread.
-    case nothing
-    /// The next decision: nothing is ready or due (the idle decision), or the root finished.
-    case theNextDecision
-    /// The root's job bound off the main actor in a world its test framework closes, where the
-    /// root runs the framework's own code after the test's body: it runs where it would have
-    /// run, on the loop's thread, and the loop goes on there. (Run on the main thread, that code
-    /// waited long enough, in a parallel run, to be taken for a deadlock.) In a world of
-    /// `withVirtualTime` or the trait, which closes when the body returns, the root's every job
-    /// is the test's, and runs on the main thread with the rest.
-    case theRootsJob(TaskDriver.ReadyJob, TaskDriver)
-  }
-
-  /// One step on the loop's own thread: a ready job, else (the root waits) the next due action,
-  /// else the idle decision.
-  private func step(_ next: Step) {
-    switch step(next, isOnTheMainThread: false) {
-    case .nothing, .theNextDecision: return
-    case .theRootsJob(let job, let driver): _ = run(job, of: driver)
-    }
-  }
-
-  /// One step, on the loop's own thread or — for a `@MainActor` root — on the main thread, where
-  /// the idle decision and the root's jobs bound elsewhere are left to the loop's thread.
-  ///
-  /// NB: every step counts, jobs too (tasks that keep resuming each other), until the root runs.
-  private func step(_ next: Step, isOnTheMainThread: Bool) -> Leaving {
-    let (drivers, steps, since) = (next.drivers, next.steps, next.since)
-    guard let top = next.top, let core = top.core else {
-      if !isOnTheMainThread { park() }
-      return .theNextDecision
-    }
-    if let stop = core.stepLimitStop(
-      after: next.stepsAtOneTime - 1, since: next.stepsAtOneTimeSince)
-    {
-      giveUp(
-        because: livelockReport(core: core, stop: stop, steps: next.stepsAtOneTime - 1),
-        isLivelock: true)
-      return .theNextDecision
-    }
-    if let stop = core.stepLimitStop(after: steps - 1, since: since) {
-      giveUp(because: stepLimitReport(core: core, stop: stop, steps: steps - 1))
-      return .theNextDecision
-    }
-    for driver in drivers.reversed() {
-      let job: TaskDriver.ReadyJob
-      if driver === top {
-        // Under an explored schedule, an action due now races the top's ready jobs.
-        switch core.nextReadyStep() {
-        case .job(let ready): job = ready
-        case .ranAction: return .nothing
-        case .nothing: continue
-        }
-      } else {
-        guard let ready = driver.takeReadyJob() else { continue }
-        job = ready
-      }
-      if isOnTheMainThread, opening != .scope, job.target != .main, isRoot(Jobs.taskID(of: job.job))
-      {
-        return .theRootsJob(job, driver)
-      }
-      return run(job, of: driver, isOnTheMainThread: isOnTheMainThread)
-        ? .nothing : .theNextDecision
-    }
-    // A Dispatch block of the world not yet run is runnable work: never a reason to move time.
-    if hasPendingBlocks(drivers) {
-      if !isOnTheMainThread { waitForBlocks(top: top) }
-      return .theNextDecision
-    }
-    if runNextDueAction(top: top, drivers: drivers) { return .nothing }
-    if !isOnTheMainThread { idle(top: top) }
-    return .theNextDecision
-  }
-
-  /// Counts a step since the root last ran; the step limit's time budget counts from the
-  /// ``SchedulerCore/stepsBeforeTheClock``th.
-  ///
-  /// Also the steps since the world's time last moved (a livelock's count), which the root's own
-  /// steps do not reset: a root that spins on zero-length sleeps keeps running, and time never
-  /// moves.
-  private func countStep(in state: inout State) {
-    state.stepsSinceRoot += 1
-    if state.stepsSinceRoot == SchedulerCore.stepsBeforeTheClock {
-      state.stepsSinceRootStart = SchedulerCore.realNanoseconds()
-    }
-    var moves = 0
-    for driver in state.drivers { moves &+= driver.timeMoves.load(ordering: .relaxed) }
-    if moves != state.timeMovesSeen {
-      state.timeMovesSeen = moves
-      state.stepsAtOneTime = 0
-      if !state.jobsAtOneTime.isEmpty { state.jobsAtOneTime = [:] }
-    }
-    state.stepsAtOneTime += 1
-    if state.stepsAtOneTime == SchedulerCore.stepsBeforeTheClock {
-      state.stepsAtOneTimeStart = SchedulerCore.realNanoseconds()
-    }
-  }
-
   /// Steps on the main thread while work is ready there; returns what it leaves to the loop.
-  private func stepOnTheMainThread() -> Leaving {
+  func stepOnTheMainThread() -> Leaving {
     while case .step(let next) = nextMove() {
       let leaving = step(next, isOnTheMainThread: true)
       if case .nothing = leaving { continue }
@@ -234,7 +93,7 @@ extension World {
   /// hop there and back per wait of a `@MainActor` test, not one per job.
   ///
   /// - Returns: `false` if the root finished.
-  private func run(
+  func run(
     _ job: TaskDriver.ReadyJob, of driver: TaskDriver, isOnTheMainThread: Bool = false
   ) -> Bool {
     let id = Jobs.taskID(of: job.job)
@@ -269,7 +128,7 @@ extension World {
   /// and steps there while work is ready. What needs waiting (the idle decision), a root that
   /// runs on elsewhere or finished, and the root's jobs bound off the main actor go to the loop's
   /// own thread.
-  private func turnOnTheMainQueue() {
+  func turnOnTheMainQueue() {
     var leaving = Leaving.theNextDecision
     if let status = rootStatus, !status.isRunning, !status.isComplete {
       state.withLock { $0.isRootRunningElsewhere = false }
@@ -287,7 +146,7 @@ extension World {
   }
 
   /// Runs a ready job here; `false` if it was the root's and the root finished.
-  private func runHere(_ job: TaskDriver.ReadyJob, of driver: TaskDriver, isRoot: Bool) -> Bool {
+  func runHere(_ job: TaskDriver.ReadyJob, of driver: TaskDriver, isRoot: Bool) -> Bool {
     let id = Jobs.taskID(of: job.job)
     if let id {
       state.withLock { state in
@@ -312,7 +171,7 @@ extension World {
   }
 
   /// Stops the loop until something wakes it, unless something arrived meanwhile.
-  private func park() {
+  func park() {
     state.withLock { state in
       if !state.hasNews { state.isLoopActive = false }
     }
@@ -323,7 +182,7 @@ extension World {
   /// Posts a turn on the root thread's run loop — the main queue, which the main thread serves
   /// only while it sits in its run loop (XCTest's waiter, `RunLoop.run`), never while the test's
   /// own code runs there — unless one is posted, or nothing of the world waits for it.
-  private func postRootThreadTurn() {
+  func postRootThreadTurn() {
     guard case .thread = root, isRootOnTheMainThread else { return }
     let posts = state.withLock { state -> Bool in
       guard !state.isRootThreadTurnPosted, !state.isClosed, !state.hasGivenUp else { return false }
@@ -337,7 +196,7 @@ extension World {
   /// a task the root thread started is unfinished — the next due action, else the idle decision.
   /// Then it posts the next turn, so that the run loop (and whoever waits in it) looks between
   /// steps.
-  private func turnOnTheRootThread() {
+  func turnOnTheRootThread() {
     state.withLock { $0.isRootThreadTurnPosted = false }
     guard isOpen, state.withLock({ !$0.hasGivenUp }), let top, let core = top.core else { return }
     for driver in drivers {
@@ -394,7 +253,7 @@ extension World {
   /// The idle decision of a root thread's turns, which look again every few milliseconds (the run
   /// loop they are posted on may hold work that gives no sign of itself): once they have found
   /// nothing to run for the whole grace of ``idle(top:)``, it decides as that does.
-  private func idleBetweenTurns(top: TaskDriver) {
+  func idleBetweenTurns(top: TaskDriver) {
     let now = SchedulerCore.realNanoseconds()
     let since = state.withLock { state -> Int64 in
       if state.idleSince == nil { state.idleSince = now }
@@ -422,7 +281,7 @@ extension World {
   }
 
   /// Whether a task the root thread started is unfinished.
-  private var hasUnfinishedCoRoots: Bool {
+  var hasUnfinishedCoRoots: Bool {
     let ids = state.withLock { $0.coRoots }
     guard !ids.isEmpty else { return false }
     let tasks = Registry.shared.withLock { registry in
@@ -437,7 +296,7 @@ extension World {
   /// outside the world is given ``TaskDriver/stallTimeout`` of real time to come back; a deadlock
   /// — nothing outside to wait for — fails at once, after a moment's grace for a resumption from
   /// outside that gave no sign of itself.
-  private func idle(top: TaskDriver) {
+  func idle(top: TaskDriver) {
     let outside = waitsOutside()
     let grace = outside.isEmpty ? min(top.stallTimeout, World.deadlockGrace) : top.stallTimeout
     defer { noteSignalsAnswered() }
@@ -454,13 +313,13 @@ extension World {
   }
 
   /// Whether a Dispatch block that world work handed over has not yet run to its end.
-  private func hasPendingBlocks(_ drivers: [TaskDriver]) -> Bool {
+  func hasPendingBlocks(_ drivers: [TaskDriver]) -> Bool {
     drivers.contains { $0.clock.pendingBlocks > 0 }
   }
 
   /// Waits, in real time, for the world's Dispatch blocks to run — their end wakes the loop —
   /// up to ``TaskDriver/stallTimeout``; then the world gives up, naming them.
-  private func waitForBlocks(top: TaskDriver) {
+  func waitForBlocks(top: TaskDriver) {
     guard !waitForArrivals(upTo: top.stallTimeout), isOpen else { return }
     let blocks = state.withLock { $0.drivers }.reduce(0) { $0 + $1.clock.pendingBlocks }
     guard blocks > 0, !isWaitingForATurn else { return }
@@ -495,84 +354,4 @@ extension World {
     }
   }
 
-  // MARK: Giving up
-
-  /// Records why the world cannot go on — before anything is cancelled, so that a process that
-  /// then traps (a `try!` on a cancelled sleep) still shows it — then cancels the world's work
-  /// and lets it go, so that the root's waits end.
-  ///
-  /// - Parameters:
-  ///   - report: Why, recorded as the test's failure.
-  ///   - waitingOutside: Whether the world waited for work outside it, which may still answer the
-  ///     root: the process then ends only after ten times the stall timeout without the root
-  ///     moving (a deadlock or a livelock: after the stall timeout).
-  ///   - isLivelock: Whether the world's work keeps running (a livelock): the root is cancelled
-  ///     even while it runs (a loop that checks for cancellation then ends), and the process is
-  ///     not watched — a running root cannot be told from one a busy pool holds back.
-  func giveUp(because report: String, waitingOutside: Bool = false, isLivelock: Bool = false) {
-    let drivers = state.withLock { state -> [TaskDriver]? in
-      guard !state.hasGivenUp, !state.isClosed else { return nil }
-      state.hasGivenUp = true
-      state.isLoopActive = false
-      return state.drivers
-    }
-    guard let drivers, let top = drivers.last, let core = top.core else { return }
-    let failure = TestSchedulerFailure(kind: .undrivenWork, message: report)
-    core.record(failure, isReported: true)
-    guard TestFramework.processRunsTests else {
-      // Outside tests nothing records a failure: standard error, and the process ends.
-      Platform.printError("\(core.site.filePath):\(core.site.line): error: \(report)\n")
-      EndingWatch.endOutsideTests()
-    }
-    if let reporter {
-      reporter.report(report, at: core.site)
-    } else {
-      FailureReporter.report(report, at: core.site)
-    }
-    Registry.shared.withLock { $0.remove(self) }
-    // What the root waits for: its own task, or the tasks the root thread started.
-    let coRoots = state.withLock { $0.coRoots }
-    let awaited = Registry.shared.withLock { registry in
-      coRoots.compactMap { registry.owners[$0]?.task }
-    }
-    for task in awaited { Jobs.retain(task) }
-    defer { for task in awaited { Jobs.release(task) } }
-    var tasks: [MarblesJobRef] = []
-    for driver in drivers {
-      tasks += Registry.shared.withLock { $0.tasks(of: driver).map(\.task) }
-    }
-    for task in tasks where !Jobs.status(of: task).isComplete { Jobs.cancel(task) }
-    for driver in drivers { driver.abandon(because: failure, evenWhileDraining: true) }
-    // The root last, in its test's own context: Swift Testing takes the cancellation of a test's
-    // task as the test's own, and records it there. Only while it still waits: the world's
-    // cancelled work may have resumed it already, and its test may have gone on past the world.
-    if let root = rootTask.map(UncheckedTask.init) {
-      let cancel: @Sendable () -> Void = {
-        let status = Jobs.status(of: root.task)
-        guard !status.isComplete,
-          isLivelock
-            || (!status.isRunning && !status.isEnqueued
-              && !Jobs.isAwaitingRunnableWork(root.task))
-        else { return }
-        Jobs.cancel(root.task)
-      }
-      if let reporter { reporter.run(cancel) } else { cancel() }
-    }
-    // A wait the cancellation cannot end would hang the run: the process ends instead.
-    let watched = (rootTask.map { [$0] } ?? awaited).filter { !Jobs.status(of: $0).isComplete }
-    let clocks = drivers.map(\.clock)
-    let stall = top.stallTimeout.saturatingNanoseconds
-    let (tenTimes, overflow) = stall.multipliedReportingOverflow(by: 10)
-    let timeout = Duration.nanoseconds(waitingOutside ? (overflow ? .max : tenTimes) : stall)
-    guard !isLivelock else { return }
-    EndingWatch.watch(watched, report: report, timeout: timeout, hasClosed: { [self] in !isOpen }) {
-      clocks.contains { $0.outsideWork > 0 }
-    }
-  }
-}
-
-/// A task pointer handed to another thread, which only cancels it while the world keeps it alive.
-private struct UncheckedTask: @unchecked Sendable {
-  // NB: @unchecked: the world retains the task until it deinitializes.
-  let task: MarblesJobRef
 }

@@ -79,7 +79,7 @@ extension World {
           "\(handedOut) piece\(handedOut == 1 ? "" : "s") of work the world handed to a thread or a "
             + "Dispatch queue outside it (Thread, dispatch_async) not done yet")
       }
-      if driver.hasTasksWaitingForTheMainActor {
+      if driver.waitsForMain {
         outside.append("work of the world waits for the main actor, which never came free")
       }
       outside += driver.notes

@@ -168,36 +168,6 @@ package final class World: @unchecked Sendable {
 
   // MARK: Finding and opening
 
-  /// The open world whose code runs here: the world of the work this thread runs, or of the
-  /// current task.
-  package static var current: World? {
-    if let driver = TaskDriver.current, !driver.hasLetGo { return driver.world }
-    guard Registry.openWorlds.load(ordering: .acquiring) > 0 else { return nil }
-    guard let task = Jobs.currentTaskID else {
-      let thread = ThreadSlot.threadID
-      return Registry.shared.withLock { $0.world(rootedAtThread: thread) }
-    }
-    return Registry.shared.withLock { $0.world(ofTask: task) }
-  }
-
-  /// The world a new scheduler joins: the one open here, or one opened now for the test that is
-  /// running (by its task, or its thread where no task is current), or, outside any test, one of
-  /// the scheduler's own, rooted at the code that made it (a tool's, a benchmark's, a detached
-  /// task's) — but at nothing in a test runner where no task is current: a scheduler XCTest
-  /// makes as a test case's property between tests must not take its runner's thread.
-  static func forNewScheduler() -> World {
-    if let world = current, world.isOpen { return world }
-    let test = TestFramework.runningTest
-    let opening: Opening = test.map { .test($0) } ?? .outsideTests
-    if test == nil, TestFramework.isTestRunner, Jobs.currentTask == nil {
-      return open(root: .none, rootTask: nil, opening: opening)
-    }
-    if let task = Jobs.currentTask {
-      return open(root: .task(swift_task_getJobTaskId(task)), rootTask: task, opening: opening)
-    }
-    return open(root: .thread(ThreadSlot.threadID), rootTask: nil, opening: opening)
-  }
-
   /// Opens a world for the code running here: the current task, or this thread where no task is
   /// current.
   package static func openScope() -> World {
@@ -207,7 +177,7 @@ package final class World: @unchecked Sendable {
     return open(root: .thread(ThreadSlot.threadID), rootTask: nil, opening: .scope)
   }
 
-  private static func open(root: Root, rootTask: MarblesJobRef?, opening: Opening) -> World {
+  static func open(root: Root, rootTask: MarblesJobRef?, opening: Opening) -> World {
     RuntimeHooks.worldOpens()
     EndingWatch.noteParent()
     installRunLoopHandler()
@@ -235,100 +205,6 @@ package final class World: @unchecked Sendable {
   var hasTaskRoot: Bool {
     if case .task = root { return true }
     return false
-  }
-
-  // MARK: The stack of schedulers
-
-  /// Pushes a new scheduler's driver: from now on the code that made it — the root, or a task of
-  /// the world — reads its clock, and the tasks that code starts belong to it. The first is the
-  /// world's clock for as long as the world is open.
-  func push(_ driver: TaskDriver) {
-    RuntimeHooks.schedulerJoins()
-    let maker = Jobs.currentTaskID
-    let previous: TaskDriver? =
-      if let maker, !isRoot(maker), Registry.shared.withLock({ $0.world(ofTask: maker) }) === self {
-        Registry.shared.withLock { $0.reown(maker, by: driver) }
-      } else {
-        nil
-      }
-    placeOnTheTimeline(driver)
-    let isOpen = state.withLock { state -> Bool in
-      guard !state.isClosed else { return false }
-      if state.anchor == nil, opening != .outsideTests { state.anchor = driver.core }
-      state.drivers.append(driver)
-      if let maker, let previous {
-        state.madeByTasks[ObjectIdentifier(driver)] = (maker, previous)
-      } else {
-        state.rootStack.append(driver)
-      }
-      return true
-    }
-    if isOpen { enterHere(driver, madeByTask: previous != nil) }
-  }
-
-  /// Pops a scheduler that is released: below it, the one the code that made it had before. The
-  /// world's first scheduler stays until the world closes.
-  func pop(_ driver: TaskDriver) {
-    let end = driver.core?.timelineNow ?? 0
-    let (madeBy, top, isEmpty) = state.withLock {
-      state -> ((task: UInt64, previous: TaskDriver)?, TaskDriver?, Bool) in
-      state.drivers.removeAll { $0 === driver }
-      state.rootStack.removeAll { $0 === driver }
-      let madeBy = state.madeByTasks.removeValue(forKey: ObjectIdentifier(driver))
-      return (madeBy, state.rootStack.last, state.drivers.isEmpty)
-    }
-    // The world's time went on with the scheduler that goes: the others read it from there.
-    catchUp(to: end)
-    if let madeBy {
-      _ = Registry.shared.withLock { $0.reown(madeBy.task, by: madeBy.previous) }
-      if TaskDriver.current === driver { madeBy.previous.enterRunningJob(of: Jobs.currentTask) }
-    } else if let top, TaskDriver.current === driver {
-      enterHere(top, madeByTask: false)
-    }
-    if isEmpty, opening == .outsideTests { close() }
-  }
-
-  /// Whether `core` is the world's clock, kept until the world closes.
-  func keeps(_ core: SchedulerCore) -> Bool {
-    state.withLock { !$0.isClosed && $0.anchor === core }
-  }
-
-  /// Whether the code running here is `driver`'s world's: its root, or work it drives (always
-  /// true for a driver with no world).
-  static func isRunningCode(of driver: TaskDriver) -> Bool {
-    guard let world = driver.world else { return true }
-    return current === world
-  }
-
-  /// The scheduler on top of the root's stack: it owns the root's jobs, and its clock moves
-  /// while the root waits.
-  var top: TaskDriver? {
-    state.withLock { $0.rootStack.last ?? $0.drivers.first }
-  }
-
-  /// Every scheduler of the world, top first.
-  var drivers: [TaskDriver] {
-    state.withLock { $0.drivers.reversed() }
-  }
-
-  /// Makes the code running on this thread the world's, with `driver`'s clock: for the rest of
-  /// the root's job that opened the world (it runs on a thread of its own), or of the synchronous
-  /// call. The loop marks the jobs it runs itself.
-  private func enterHere(_ driver: TaskDriver, madeByTask: Bool) {
-    if madeByTask {
-      driver.enterRunningJob(of: Jobs.currentTask)
-      return
-    }
-    switch root {
-    case .task(let id) where Jobs.currentTaskID == id:
-      driver.enterRunningJob(of: Jobs.currentTask)
-    case .thread(let thread) where thread == ThreadSlot.threadID && Jobs.currentTask == nil:
-      driver.enterRunningJob(of: nil)
-    case .thread(let thread) where thread == ThreadSlot.threadID:
-      driver.enterRunningJob(of: Jobs.currentTask)
-    default:
-      break
-    }
   }
 
   // MARK: The root
@@ -414,91 +290,4 @@ package final class World: @unchecked Sendable {
     for driver in drivers { driver.clock.endOpening() }
   }
 
-  // MARK: Closing
-
-  /// Closes the world: its pending work is cancelled and let go, every scheduler of it stops
-  /// driving, its clock lets go of the readings, and nothing of it is routed any more. Whoever
-  /// still holds a scheduler of it keeps a scheduler of signals and actions only. What was still
-  /// waiting is named in a warning, each task with what it waited for — on the test where it is
-  /// still running, else on standard error — unless the world gave its work up and said why.
-  ///
-  /// - Parameter finishingReports: Whether the world's reporter finishes now; `false` for a
-  ///   closer that waits for it to finish.
-  /// - Returns: What was still waiting when it closed.
-  @discardableResult
-  package func close(finishingReports: Bool = true) -> [String] {
-    let site = top?.core?.site
-    let waiting = state.withLock { $0.isClosed || $0.hasGivenUp } ? [] : closingDescriptions()
-    let drivers = state.withLock { state -> [TaskDriver]? in
-      guard !state.isClosed else { return nil }
-      state.isClosed = true
-      defer {
-        state.drivers = []
-        state.rootStack = []
-        state.madeByTasks = [:]
-        state.anchor = nil
-      }
-      return state.drivers
-    }
-    guard let drivers else { return [] }
-    Registry.shared.withLock { $0.remove(self) }
-    for driver in drivers {
-      driver.abandon(
-        because: TestSchedulerFailure(
-          kind: .undrivenWork,
-          message: "The world of the test closed with this work still pending; it was cancelled "
-            + "and let go."),
-        evenWhileDraining: true)
-      driver.clock.release()
-      let tasks = Registry.shared.withLock { $0.forgetTasks(of: driver) }
-      for task in tasks { Jobs.release(task) }
-      VirtualTimerSource.forget(driver)
-    }
-    // The world's clock: its pending closures may hold what holds it.
-    drivers.first?.core?.removeAll()
-    if let current = TaskDriver.current, drivers.contains(where: { $0 === current }) {
-      current.leaveRunningJob()
-    }
-    RealTime.reading { _ = arrivals.signal() }
-    if let site, !waiting.isEmpty { warnOfWork(waiting, at: site) }
-    if finishingReports { reporter?.finishSoon() }
-    RuntimeHooks.worldCloses()
-    return waiting
-  }
-
-  /// Names in a warning the work still waiting as the world closes: on its test while the test
-  /// runs (a scope's close, an XCTest test case's teardown), else on standard error — a Swift
-  /// Testing test whose task has finished takes no more issues.
-  private func warnOfWork(_ waiting: [String], at site: SchedulerSite) {
-    let message =
-      "The test's world closed with work still waiting, which was cancelled:\n"
-      + waiting.map { "  - \($0)" }.joined(separator: "\n")
-    switch opening {
-    case .scope, .test(.xcTest):
-      if let reporter {
-        reporter.warn(message, at: site)
-        return
-      }
-    case .test(.swiftTesting), .outsideTests:
-      break
-    }
-    FailureReporter.warn(message, at: site)
-  }
-
-  /// Closes the world when the root task has finished; `true` if it had.
-  @discardableResult
-  func closeIfRootFinished() -> Bool {
-    guard let status = rootStatus, status.isComplete else { return false }
-    state.withLock { $0.hasRootFinished = true }
-    if opening != .scope { close() }
-    return true
-  }
-}
-
-/// The test a world was opened for, as the test framework names it.
-package enum RunningTest: Hashable, Sendable {
-  /// A Swift Testing test case (its test's id and its case's, as text).
-  case swiftTesting(String)
-  /// An XCTest test case (its name).
-  case xcTest(String)
 }

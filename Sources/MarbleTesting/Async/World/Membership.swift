@@ -2,15 +2,22 @@ import CMarbleRuntime
 @_spi(Internals) import Signals
 import Synchronization
 
-/// The one routing decision every runtime hook asks — the global executor's enqueue, the main
-/// actor's executor, the default executor, a standard sleep: which world's scheduler runs this
-/// job, if any.
+/// Membership: which world a job, a task or the code on a thread belongs to, or none — the one
+/// question every runtime hook asks (the global executor's enqueue, the main actor's executors,
+/// the default executor, a standard sleep, a Dispatch block handed over), in one place.
 ///
-/// A job belongs to a world when it is a task the world owns (kept by id, so a resumption from
-/// anywhere comes back), the world's root, or anything enqueued by the world's work while it runs
-/// on this thread — a new task (created after the world opened), an actor's job. Everything else
-/// goes where it was going.
-enum Routing {
+/// - A **task** belongs to the world that owns it (kept by id, so a resumption from anywhere comes
+///   back), as its root or as a task its work created (a new task — created after the world
+///   opened — enqueued by world work).
+/// - A **job that is not a task's** (an actor's, a continuation's) belongs to the world whose work
+///   enqueues it — or, where no task is current, to the world of the task in transit on this
+///   thread (the runtime enqueues an actor's job while it switches a task onto it).
+/// - **Code on a thread** belongs to the world whose work the thread runs now (a drain, a job the
+///   world's loop runs, the root's job that opened the world, a Dispatch block of the world), and
+///   to none otherwise: a thread that is not running world work is outside.
+///
+/// Everything else goes where it was going.
+enum Membership {
   private enum Decision {
     case driver(TaskDriver)
     case root(World)
@@ -110,5 +117,37 @@ enum Routing {
     if let here = TaskDriver.current { return here.hasLetGo ? nil : here }
     guard let task = Jobs.currentTask else { return nil }
     return driver(ofCurrentTask: task)
+  }
+}
+
+extension World {
+  /// The open world whose code runs here: the world of the work this thread runs, or of the
+  /// current task.
+  package static var current: World? {
+    if let driver = TaskDriver.current, !driver.hasLetGo { return driver.world }
+    guard Registry.openWorlds.load(ordering: .acquiring) > 0 else { return nil }
+    guard let task = Jobs.currentTaskID else {
+      let thread = ThreadSlot.threadID
+      return Registry.shared.withLock { $0.world(rootedAtThread: thread) }
+    }
+    return Registry.shared.withLock { $0.world(ofTask: task) }
+  }
+
+  /// The world a new scheduler joins: the one open here, or one opened now for the test that is
+  /// running (by its task, or its thread where no task is current), or, outside any test, one of
+  /// the scheduler's own, rooted at the code that made it (a tool's, a benchmark's, a detached
+  /// task's) — but at nothing in a test runner where no task is current: a scheduler XCTest
+  /// makes as a test case's property between tests must not take its runner's thread.
+  static func forNewScheduler() -> World {
+    if let world = current, world.isOpen { return world }
+    let test = TestFramework.runningTest
+    let opening: Opening = test.map { .test($0) } ?? .outsideTests
+    if test == nil, TestFramework.isTestRunner, Jobs.currentTask == nil {
+      return open(root: .none, rootTask: nil, opening: opening)
+    }
+    if let task = Jobs.currentTask {
+      return open(root: .task(swift_task_getJobTaskId(task)), rootTask: task, opening: opening)
+    }
+    return open(root: .thread(ThreadSlot.threadID), rootTask: nil, opening: opening)
   }
 }

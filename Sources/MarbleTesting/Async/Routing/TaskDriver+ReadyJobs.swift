@@ -1,0 +1,196 @@
+import CMarbleRuntime
+import Dispatch
+@_spi(Internals) import Signals
+import Synchronization
+
+/// A driver's ready jobs: taken in by the routing decision and by the tasks that prefer the
+/// driver, run one at a time by its drains and its world's loop, and let go where they would have
+/// gone once the driver has let its work go.
+extension TaskDriver {
+  /// Takes a job of a task that prefers this executor.
+  package func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    if let id = Jobs.taskID(of: job) {
+      let ref = unsafeBitCast(job, to: MarblesJobRef.self)
+      Registry.shared.withLock { $0.own(id, task: ref, by: self) }
+      world?.number(id)
+    }
+    if TaskDriver.current == nil { noteResumptionFromOutside() }
+    makeReady(job, on: .preferred)
+  }
+
+  /// Notes that a driven task was resumed by code that is neither driven work nor the test's.
+  func noteResumptionFromOutside() {
+    note(
+      "a driven task was resumed from outside virtual time, by code the scheduler does not "
+        + "drive — a thread, a Dispatch queue, an actor with an executor of its own")
+  }
+
+  /// Makes a job ready to run at the scheduler's next drain — or, once the driver has let its
+  /// work go, sends it where it would have gone.
+  func makeReady(_ job: UnownedJob, on target: Target) {
+    // NB: only a cancelled task comes back before its sleep's tick; the status flag spares every
+    // other job the sleeps' lock.
+    if standardSleepCount.load(ordering: .acquiring) > 0, Jobs.isCancelledTask(job) {
+      endStandardSleepEarly(of: job)
+    }
+    let isContinued = continuesTheRunningStep(job, on: target)
+    let ordinal = schedule == nil ? nil : Jobs.taskID(of: job).flatMap { runOrdinal(of: $0) }
+    let isAbandoned = ready.withLock { ready -> Bool in
+      // NB: read under the ready lock, which a give-up holds while it sets the flag and empties
+      // the queue, so that no job is left behind.
+      guard !self.isAbandoned.load(ordering: .acquiring) else { return true }
+      let readyJob = ReadyJob(job: job, target: target, ordinal: ordinal)
+      if isContinued {
+        ready.pushFirst(readyJob)
+      } else {
+        ready.append(readyJob)
+      }
+      readyCount.add(1, ordering: .releasing)
+      return false
+    }
+    if isAbandoned {
+      Self.release(ReadyJob(job: job, target: target), cancelling: false)
+      return
+    }
+    guard let world, world.hasTaskRoot else { return }
+    if world.isRoot(Jobs.taskID(of: job)) {
+      world.rootJobIsReady()
+    } else {
+      world.wake()
+    }
+  }
+
+  /// How many jobs are ready to run.
+  package var readyJobCount: Int {
+    readyCount.load(ordering: .acquiring)
+  }
+
+  /// Takes the next ready job, if any: the first in line, or under an explored schedule the one
+  /// it chooses (`takeChosen(racing:by:)`).
+  func takeReadyJob() -> ReadyJob? {
+    guard readyCount.load(ordering: .acquiring) > 0 else { return nil }
+    if let schedule {
+      guard case .job(let job) = takeChosen(racing: [], by: schedule) else { return nil }
+      return job
+    }
+    return ready.withLock { ready in
+      let job = ready.popFirst()
+      if job != nil { readyCount.subtract(1, ordering: .releasing) }
+      return job
+    }
+  }
+
+  /// Runs `body` on the ready jobs, under their lock, keeping the count in step with what it
+  /// takes (for the choice point).
+  func readyQueue<Result>(_ body: (inout FIFOQueue<ReadyJob>) -> Result) -> Result {
+    ready.withLock { ready in
+      let before = ready.count
+      let result = body(&ready)
+      let taken = before - ready.count
+      if taken > 0 { readyCount.subtract(taken, ordering: .releasing) }
+      return result
+    }
+  }
+
+  /// Puts a job taken but not run back, first in line.
+  func putBack(_ job: ReadyJob) {
+    ready.withLock { ready in
+      ready.pushFirst(job)
+      readyCount.add(1, ordering: .releasing)
+    }
+  }
+
+  /// Takes every ready job, for a give-up.
+  func takeEveryReadyJob(_ body: () -> Bool) -> [ReadyJob]? {
+    ready.withLock { ready -> [ReadyJob]? in
+      guard body() else { return nil }
+      var jobs: [ReadyJob] = []
+      while let job = ready.popFirst() { jobs.append(job) }
+      readyCount.store(0, ordering: .releasing)
+      return jobs
+    }
+  }
+
+  /// Runs a ready job: on this thread, or on the main actor. Call it inside
+  /// ``withCurrentDriver(_:)``.
+  ///
+  /// - Returns: `false` if the job is bound for the main actor and the main queue did not take it
+  ///   within ``stallTimeout``; it then runs whenever the main queue comes free.
+  func run(_ ready: ReadyJob, waitsForever: Bool = false) -> Bool {
+    let job = ready.job
+    stepTask.store(Jobs.taskID(of: job) ?? 0, ordering: .relaxed)
+    switch ready.target {
+    case .global where DefaultExecutor.isRouting:
+      Jobs.runOnGenericExecutor(job)
+    case .global, .preferred:
+      job.runSynchronously(on: asUnownedTaskExecutor())
+    case .main where MainQueue.isCurrent:
+      job.runSynchronously(on: MainActorRouter.shared.asUnownedSerialExecutor())
+    case .main:
+      let task = Jobs.taskID(of: job)
+      guard !waitsForever else {
+        // The test's own job on the main actor: it takes as long as it takes.
+        let done = DispatchSemaphore(value: 0)
+        RealTime.reading {
+          DispatchQueue.main.async {
+            self.withCurrentDriver {
+              job.runSynchronously(on: MainActorRouter.shared.asUnownedSerialExecutor())
+            }
+            RealTime.reading { _ = done.signal() }
+          }
+          done.wait()
+        }
+        return true
+      }
+      let ran = onTheMainQueue {
+        job.runSynchronously(on: MainActorRouter.shared.asUnownedSerialExecutor())
+      } stopsWaiting: {
+        // The job runs whenever the main queue comes free; until then its task is stuck on the
+        // main actor, which every report of it says.
+        if let task { _ = watch.withLock { $0.waitingForTheMainActor.insert(task) } }
+      } runsLate: {
+        if let task { _ = self.watch.withLock { $0.waitingForTheMainActor.remove(task) } }
+      }
+      return ran
+    }
+    return true
+  }
+
+  /// Whether `job` continues, on the generic executor, the step of its task running now: the task
+  /// is leaving the main actor or an actor (a hop). Such a job runs next, before the jobs already
+  /// ready, as the global executor would start it at once.
+  func continuesTheRunningStep(_ job: UnownedJob, on target: Target) -> Bool {
+    guard target != .main, TaskDriver.current === self, let id = Jobs.taskID(of: job) else {
+      return false
+    }
+    return id == stepTask.load(ordering: .relaxed)
+  }
+
+  /// Sends a job where it would have gone without the driver, cancelling its task first if asked.
+  static func release(_ ready: ReadyJob, cancelling: Bool) {
+    if cancelling { Jobs.cancelTask(of: ready.job) }
+    switch ready.target {
+    case .global, .preferred: Jobs.enqueueGlobal(ready.job)
+    case .main: MainActorRouter.enqueueOnMainQueue(ready.job)
+    }
+  }
+
+  /// Forgets task `id` if it completed: its last job ran.
+  ///
+  /// - Returns: Whether the task is one this driver may still have to wait for: owned by it,
+  ///   and not complete.
+  @discardableResult
+  func forgetIfComplete(_ id: UInt64?) -> Bool {
+    guard let id else { return false }
+    let (task, isLive) = Registry.shared.withLock { registry -> (MarblesJobRef?, Bool) in
+      guard let entry = registry.owners[id] else { return (nil, false) }
+      guard Jobs.status(of: entry.task).isComplete else { return (nil, entry.driver === self) }
+      return (registry.forget(id), false)
+    }
+    guard let task else { return isLive }
+    Jobs.release(task)
+    world?.forgetNumber(of: id)
+    return false
+  }
+}

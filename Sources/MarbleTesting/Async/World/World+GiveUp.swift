@@ -1,0 +1,87 @@
+import CMarbleRuntime
+import Dispatch
+@_spi(Internals) import Signals
+import Synchronization
+
+/// Giving up: what a world does when it cannot go on.
+extension World {
+
+  /// Records why the world cannot go on — before anything is cancelled, so that a process that
+  /// then traps (a `try!` on a cancelled sleep) still shows it — then cancels the world's work
+  /// and lets it go, so that the root's waits end.
+  ///
+  /// - Parameters:
+  ///   - report: Why, recorded as the test's failure.
+  ///   - waitingOutside: Whether the world waited for work outside it, which may still answer the
+  ///     root: the process then ends only after ten times the stall timeout without the root
+  ///     moving (a deadlock or a livelock: after the stall timeout).
+  ///   - isLivelock: Whether the world's work keeps running (a livelock): the root is cancelled
+  ///     even while it runs (a loop that checks for cancellation then ends), and the process is
+  ///     not watched — a running root cannot be told from one a busy pool holds back.
+  func giveUp(because report: String, waitingOutside: Bool = false, isLivelock: Bool = false) {
+    let drivers = state.withLock { state -> [TaskDriver]? in
+      guard !state.hasGivenUp, !state.isClosed else { return nil }
+      state.hasGivenUp = true
+      state.isLoopActive = false
+      return state.drivers
+    }
+    guard let drivers, let top = drivers.last, let core = top.core else { return }
+    let failure = TestSchedulerFailure(kind: .undrivenWork, message: report)
+    core.record(failure, isReported: true)
+    guard TestFramework.processRunsTests else {
+      // Outside tests nothing records a failure: standard error, and the process ends.
+      Platform.printError("\(core.site.filePath):\(core.site.line): error: \(report)\n")
+      EndingWatch.endOutsideTests()
+    }
+    if let reporter {
+      reporter.report(report, at: core.site)
+    } else {
+      FailureReporter.report(report, at: core.site)
+    }
+    Registry.shared.withLock { $0.remove(self) }
+    // What the root waits for: its own task, or the tasks the root thread started.
+    let coRoots = state.withLock { $0.coRoots }
+    let awaited = Registry.shared.withLock { registry in
+      coRoots.compactMap { registry.owners[$0]?.task }
+    }
+    for task in awaited { Jobs.retain(task) }
+    defer { for task in awaited { Jobs.release(task) } }
+    var tasks: [MarblesJobRef] = []
+    for driver in drivers {
+      tasks += Registry.shared.withLock { $0.tasks(of: driver).map(\.task) }
+    }
+    for task in tasks where !Jobs.status(of: task).isComplete { Jobs.cancel(task) }
+    for driver in drivers { driver.abandon(because: failure, evenWhileDraining: true) }
+    // The root last, in its test's own context: Swift Testing takes the cancellation of a test's
+    // task as the test's own, and records it there. Only while it still waits: the world's
+    // cancelled work may have resumed it already, and its test may have gone on past the world.
+    if let root = rootTask.map(UncheckedTask.init) {
+      let cancel: @Sendable () -> Void = {
+        let status = Jobs.status(of: root.task)
+        guard !status.isComplete,
+          isLivelock
+            || (!status.isRunning && !status.isEnqueued
+              && !Jobs.isAwaitingRunnableWork(root.task))
+        else { return }
+        Jobs.cancel(root.task)
+      }
+      if let reporter { reporter.run(cancel) } else { cancel() }
+    }
+    // A wait the cancellation cannot end would hang the run: the process ends instead.
+    let watched = (rootTask.map { [$0] } ?? awaited).filter { !Jobs.status(of: $0).isComplete }
+    let clocks = drivers.map(\.clock)
+    let stall = top.stallTimeout.saturatingNanoseconds
+    let (tenTimes, overflow) = stall.multipliedReportingOverflow(by: 10)
+    let timeout = Duration.nanoseconds(waitingOutside ? (overflow ? .max : tenTimes) : stall)
+    guard !isLivelock else { return }
+    EndingWatch.watch(watched, report: report, timeout: timeout, hasClosed: { [self] in !isOpen }) {
+      clocks.contains { $0.outsideWork > 0 }
+    }
+  }
+}
+
+/// A task pointer handed to another thread, which only cancels it while the world keeps it alive.
+private struct UncheckedTask: @unchecked Sendable {
+  // NB: @unchecked: the world retains the task until it deinitializes.
+  let task: MarblesJobRef
+}

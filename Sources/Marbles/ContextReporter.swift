@@ -1,0 +1,89 @@
+import Dispatch
+import MarbleTesting
+@_spi(Internals) import Signals
+import Testing
+
+/// Reports on the test from any thread, in the test's own context: a task made on the task that
+/// opened the world carries its task locals — Swift Testing's `Test.current`, an exit test's —
+/// and records each message, or runs each piece of work, there. It runs on a queue of its own,
+/// not the cooperative pool, so that a busy pool does not hold a report back.
+final class ContextReporter: WorldReporter {
+  private struct Message: Sendable {
+    enum Kind: Sendable {
+      case issue(String, SchedulerSite)
+      case warning(String, SchedulerSite)
+      case work(@Sendable () -> Void)
+    }
+
+    var kind: Kind
+    var done: DispatchSemaphore
+  }
+
+  private let messages: AsyncStream<Message>.Continuation
+  private let recorder: Task<Void, Never>
+
+  init() {
+    let (stream, messages) = AsyncStream.makeStream(of: Message.self)
+    self.messages = messages
+    recorder = Task(executorPreference: ReporterExecutor.shared) {
+      for await message in stream {
+        switch message.kind {
+        case .issue(let text, let site): DirectReporter().report(text, at: site)
+        case .warning(let text, let site): DirectReporter().warn(text, at: site)
+        case .work(let work): work()
+        }
+        RealTime.reading { _ = message.done.signal() }
+      }
+    }
+  }
+
+  func report(_ message: String, at site: SchedulerSite) {
+    deliver(message, at: site, isWarning: false)
+  }
+
+  func warn(_ message: String, at site: SchedulerSite) {
+    deliver(message, at: site, isWarning: true)
+  }
+
+  func run(_ work: @escaping @Sendable () -> Void) {
+    // NB: a reporter that has finished runs nothing: its test's context is gone, and work run
+    // outside it (cancelling a test's task) is recorded on no test, as an API misuse.
+    _ = send(.work(work))
+  }
+
+  /// Records on the test's own task directly; from elsewhere, through the recorder, waiting (a
+  /// bounded time) until it is recorded. A reporter that has finished records directly.
+  private func deliver(_ text: String, at site: SchedulerSite, isWarning: Bool) {
+    if Test.current != nil {
+      DirectReporter().deliver(text, at: site, isWarning: isWarning)
+      return
+    }
+    switch send(isWarning ? .warning(text, site) : .issue(text, site)) {
+    case .recorded: break
+    case .finished: DirectReporter().deliver(text, at: site, isWarning: isWarning)
+    case .timedOut:
+      let label = isWarning ? "warning" : "error"
+      Platform.printError("\(site.filePath):\(site.line): \(label): \(text)\n")
+    }
+  }
+
+  private enum Delivery {
+    case recorded, finished, timedOut
+  }
+
+  /// Hands `kind` to the recorder and waits for it, at most two seconds of real time.
+  private func send(_ kind: Message.Kind) -> Delivery {
+    let done = DispatchSemaphore(value: 0)
+    guard case .enqueued = messages.yield(Message(kind: kind, done: done)) else { return .finished }
+    return done.wait(timeout: .now() + .seconds(2)) == .success ? .recorded : .timedOut
+  }
+
+  func finish() async {
+    messages.finish()
+    await recorder.value
+  }
+
+  func finishSoon() {
+    messages.finish()
+  }
+}
