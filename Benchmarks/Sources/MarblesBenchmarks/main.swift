@@ -282,6 +282,9 @@ if isSelected("l. ") { await WorldPhase.run() }
 // Phase m: a task every tick for 10 million ticks, with the process's memory by tenths.
 if isSelected("m. ") { TaskEveryTick.run() }
 
+// Phase n: determinism at scale — fresh worlds racing work against a timeout on busy cores.
+if isSelected("n. ") { await DeterminismAtScale.run() }
+
 // Phase k (exploring schedules) is the root package's ExplorationBenchmark executable, which
 // `make bench` runs after this one: the exploration machinery is MarbleTesting's `package`
 // interface, out of this package's reach.

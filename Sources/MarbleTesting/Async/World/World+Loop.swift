@@ -209,24 +209,23 @@ extension World {
       }
     }
     guard hasUnfinishedCoRoots else { return }
-    let (steps, since, atOneTime, atOneTimeSince) = state.withLock {
-      state -> (Int, Int64, Int, Int64) in
+    let next = state.withLock { state -> Step in
       countStep(in: &state)
-      return (
-        state.stepsSinceRoot, state.stepsSinceRootStart, state.stepsAtOneTime,
-        state.stepsAtOneTimeStart
-      )
+      return Step(
+        drivers: state.drivers, top: top, steps: state.stepsSinceRoot,
+        since: state.stepsSinceRootStart, stepsAtOneTime: state.stepsAtOneTime,
+        stepsAtOneTimeSince: state.stepsAtOneTimeStart)
     }
-    if let stop = core.stepLimitStop(after: atOneTime - 1, since: atOneTimeSince) {
-      giveUp(
-        because: livelockReport(core: core, stop: stop, steps: atOneTime - 1), isLivelock: true)
+    if let limit = limitReached(core: core, next) {
+      giveUp(because: limit.report, isLivelock: limit.isLivelock)
       return
     }
-    if let stop = core.stepLimitStop(after: steps - 1, since: since) {
-      giveUp(because: stepLimitReport(core: core, stop: stop, steps: steps - 1))
+    switch moveTime(top: top, drivers: next.drivers) {
+    case .moved:
+      state.withLock { $0.idleSince = nil }
+      postRootThreadTurn()
       return
-    }
-    if hasPendingBlocks(state.withLock { $0.drivers }) {
+    case .blocksPending:
       RealTime.reading {
         loop.async { [self] in
           waitForBlocks(top: top)
@@ -234,11 +233,8 @@ extension World {
         }
       }
       return
-    }
-    if runNextDueAction(top: top, drivers: state.withLock { $0.drivers }) {
-      state.withLock { $0.idleSince = nil }
-      postRootThreadTurn()
-      return
+    case .nothingDue:
+      break
     }
     // Idle: the world's own queue waits a moment for work from outside, and decides once the
     // turns have found nothing to do for the idle decision's whole grace.

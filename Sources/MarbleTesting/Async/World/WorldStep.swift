@@ -79,21 +79,13 @@ extension World {
   ///
   /// NB: every step counts, jobs too (tasks that keep resuming each other), until the root runs.
   func step(_ next: Step, isOnTheMainThread: Bool) -> Leaving {
-    let (drivers, steps, since) = (next.drivers, next.steps, next.since)
+    let drivers = next.drivers
     guard let top = next.top, let core = top.core else {
       if !isOnTheMainThread { park() }
       return .theNextDecision
     }
-    if let stop = core.stepLimitStop(
-      after: next.stepsAtOneTime - 1, since: next.stepsAtOneTimeSince)
-    {
-      giveUp(
-        because: livelockReport(core: core, stop: stop, steps: next.stepsAtOneTime - 1),
-        isLivelock: true)
-      return .theNextDecision
-    }
-    if let stop = core.stepLimitStop(after: steps - 1, since: since) {
-      giveUp(because: stepLimitReport(core: core, stop: stop, steps: steps - 1))
+    if let limit = limitReached(core: core, next) {
+      giveUp(because: limit.report, isLivelock: limit.isLivelock)
       return .theNextDecision
     }
     for driver in drivers.reversed() {
@@ -116,14 +108,46 @@ extension World {
       return run(job, of: driver, isOnTheMainThread: isOnTheMainThread)
         ? .nothing : .theNextDecision
     }
-    // A Dispatch block of the world not yet run is runnable work: never a reason to move time.
-    if hasPendingBlocks(drivers) {
+    switch moveTime(top: top, drivers: drivers) {
+    case .moved: return .nothing
+    case .blocksPending:
       if !isOnTheMainThread { waitForBlocks(top: top) }
-      return .theNextDecision
+    case .nothingDue:
+      if !isOnTheMainThread { idle(top: top) }
     }
-    if runNextDueAction(top: top, drivers: drivers) { return .nothing }
-    if !isOnTheMainThread { idle(top: top) }
     return .theNextDecision
+  }
+
+  /// Which limit a step reached, if any: the step budget without the world's time moving (a
+  /// livelock), or without the root running (a step limit).
+  func limitReached(core: SchedulerCore, _ next: Step) -> (report: String, isLivelock: Bool)? {
+    if let stop = core.stepLimitStop(
+      after: next.stepsAtOneTime - 1, since: next.stepsAtOneTimeSince)
+    {
+      return (livelockReport(core: core, stop: stop, steps: next.stepsAtOneTime - 1), true)
+    }
+    if let stop = core.stepLimitStop(after: next.steps - 1, since: next.since) {
+      return (stepLimitReport(core: core, stop: stop, steps: next.steps - 1), false)
+    }
+    return nil
+  }
+
+  /// What moving time did, when no job of the world was ready.
+  enum TimeMove {
+    /// The next due action ran, its scheduler's clock (and the others') at its time.
+    case moved
+    /// A Dispatch block of the world has not run yet: runnable work, never a reason to move
+    /// time; the world waits for it.
+    case blocksPending
+    /// Nothing of the world is due: the idle decision.
+    case nothingDue
+  }
+
+  /// Moves the world's time to its next due action and runs it — unless a Dispatch block of the
+  /// world has not run yet.
+  func moveTime(top: TaskDriver, drivers: [TaskDriver]) -> TimeMove {
+    if hasPendingBlocks(drivers) { return .blocksPending }
+    return runNextDueAction(top: top, drivers: drivers) ? .moved : .nothingDue
   }
 
   /// Counts a step since the root last ran; the step limit's time budget counts from the
