@@ -35,6 +35,25 @@ import Testing
   }
   // snippet-end
 
+  // snippet: finding-races-result
+  @Test func theExplorationSaysWhatItRanAndWhatFailed() async throws {
+    var exploration: ScheduleExploration?
+    await withKnownIssue {  // the double spend fails the test, as it should
+      exploration = await exploreSchedules(100, seed: 42) { await Self.twoWithdrawals() }
+    }
+    let result = try #require(exploration)
+    #expect(result.schedulesRun == 2)  // schedule 0 (FIFO) passed, schedule 1 failed
+    #expect(result.choicePoints > 1)  // same-tick choices, in the run that had the most
+    #expect(!result.isExhaustive)  // it stopped at the failure: not every order ran
+    #expect(result.seed == 42)
+    let failure = try #require(result.failure)
+    #expect(failure.schedule == 1)
+    #expect(failure.departures == 1)  // after shrinking: one choice differs from FIFO
+    #expect(failure.replay.hasPrefix("mrb2-"))  // for .exploringSchedules(replay:)
+    #expect(failure.issues.count == 1)  // the failed #expect, as text
+  }
+  // snippet-end
+
   /// The failing schedule's issue is reported once, where it happened (the `#expect` in
   /// ``twoWithdrawals()``) with its own expression, and the report with it; the passing schedule
   /// and the failing schedule's earlier runs report nothing, not even known issues. (On
