@@ -32,8 +32,8 @@ bool marbles_outside_begin(marbles_outside_work *work);
 /// ``marbles_outside_begin`` for a Dispatch block, which is the world's own work until it has run.
 bool marbles_outside_begin_block(marbles_outside_work *work);
 
-/// Counts that this thread, where it reads virtual time, woke a thread outside its world (a
-/// condition, a semaphore): a thread that may answer a wait of the world.
+/// Counts that this thread, where it reads virtual time and runs a task's code, woke a thread
+/// outside its world (a condition, a semaphore): a thread that may answer a wait of the world.
 void marbles_outside_signalled(void);
 
 /// Ends what `marbles_outside_begin` counted.

@@ -649,7 +649,9 @@ int64_t marbles_clock_pending_blocks(marbles_virtual_clock *clock, uint64_t gene
 }
 
 void marbles_outside_signalled(void) {
-  if (!scope.clock) return;
+  // A task's code only: a test framework's own code on a root thread (XCTest waking its waiter)
+  // signals nothing the world waits for.
+  if (!scope.clock || !swift_task_getCurrent()) return;
   uint64_t generation;
   marbles_virtual_clock *clock = live_clock(&generation);
   if (clock) __atomic_fetch_add(&clock->signals, 1, __ATOMIC_ACQ_REL);
