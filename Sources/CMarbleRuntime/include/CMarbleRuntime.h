@@ -18,6 +18,7 @@
 #define C_MARBLE_RUNTIME_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "swift_runtime.h"
@@ -283,5 +284,19 @@ bool marbles_is_main_queue(void *_Nonnull queue);
 /// `dispatch_async_f` on `queue` (the real one).
 void marbles_dispatch_async(
     void *_Nonnull queue, void *_Nullable context, void (*_Nonnull work)(void *_Nullable));
+
+// MARK: Where code is
+
+/// The return addresses of the calls that led here, innermost first, into `frames` (at most
+/// `count`); how many it found.
+int marbles_backtrace(void *_Nullable *_Nonnull frames, int count);
+
+/// The name of the function whose code holds `address` (mangled, as the symbol tables have it),
+/// into `buffer`; `false` where none is known.
+bool marbles_symbol_name(const void *_Nullable address, char *_Nonnull buffer, size_t size);
+
+/// The demangled name of the Swift function whose code holds `address`, into `buffer`; `false`
+/// where none is known, or it is not a Swift function.
+bool marbles_swift_function_name(const void *_Nullable address, char *_Nonnull buffer, size_t size);
 
 #endif

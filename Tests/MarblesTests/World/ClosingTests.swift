@@ -22,7 +22,8 @@ import Testing
       warnings == [
         """
         The test's world closed with work still waiting, which was cancelled:
-          - task 1 waits for a continuation that nothing in the world resumes \
+          - task 1 (started in ClosingTests.aTaskThatWaitsForEverIsNamed()) waits for a \
+        continuation that nothing in the world resumes \
         (withCheckedContinuation, an AsyncStream's next() whose producer is done or waits too)
         """
       ])
@@ -37,7 +38,8 @@ import Testing
       warnings == [
         """
         The test's world closed with work still waiting, which was cancelled:
-          - task 1 sleeps until tick 3000
+          - task 1 (started in ClosingTests.aSleepingTaskIsNamedWithItsTick()) sleeps until tick \
+        3000
         """
       ])
   }

@@ -30,7 +30,11 @@ import Testing
     let report = reports.withLock { $0 }.joined(separator: "\n")
     #expect(report.hasPrefix("The test's world is deadlocked at tick 0"), "\(report)")
     #expect(report.contains("- the test waits for the value of task 1"), "\(report)")
-    #expect(report.contains("- task 1 waits for a continuation that nothing in the world resumes"))
+    #expect(
+      report.contains(
+        "- task 1 (started in "
+          + "DeadlockTests.aRootWaitingForATaskThatWaitsForAStreamNobodyFeedsFailsAtOnce()) waits "
+          + "for a continuation that nothing in the world resumes"), "\(report)")
     #expect(report.contains("the world's work was cancelled, to end the test's waits"))
   }
 

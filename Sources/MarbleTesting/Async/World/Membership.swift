@@ -70,7 +70,7 @@ enum Membership {
     switch decision {
     case .driver(let driver):
       if here == nil { driver.noteResumptionFromOutside() }
-      if isNew, let id = taskID { driver.world?.number(id) }
+      if isNew, let id = taskID { driver.world?.numberNewTask(id) }
       if startedByRootThread, let id = taskID { driver.world?.addCoRoot(id) }
       driver.makeReady(unsafeBitCast(job, to: UnownedJob.self), on: target)
       return true

@@ -50,7 +50,12 @@ extension World {
     for driver in drivers {
       tasks += Registry.shared.withLock { $0.tasks(of: driver).map(\.task) }
     }
-    for task in tasks where !Jobs.status(of: task).isComplete { Jobs.cancel(task) }
+    let cancelled = tasks.filter { !Jobs.status(of: $0).isComplete }
+    // A root that waits for its task group's children waits for tasks cancelled here: their ends
+    // end its wait, as a task's value does (the runtime does not say which group it is).
+    let rootAwaitsCancelledWork =
+      !cancelled.isEmpty && rootTask.map { Jobs.status(of: $0).dependency == .group } == true
+    for task in cancelled { Jobs.cancel(task) }
     for driver in drivers { driver.abandon(because: failure, evenWhileDraining: true) }
     // The root last, in its test's own context: Swift Testing takes the cancellation of a test's
     // task as the test's own, and records it there. Only while it still waits: the world's
@@ -60,7 +65,7 @@ extension World {
         let status = Jobs.status(of: root.task)
         guard !status.isComplete,
           isLivelock
-            || (!status.isRunning && !status.isEnqueued
+            || (!status.isRunning && !status.isEnqueued && !rootAwaitsCancelledWork
               && !Jobs.isAwaitingRunnableWork(root.task))
         else { return }
         Jobs.cancel(root.task)

@@ -14,6 +14,15 @@ extension World {
     return "a task outside the test's world (task id \(id))"
   }
 
+  /// Task `id` as the subject of its own line in a report: its name, and for a task with no name
+  /// of its own, the function it was started in where that is known ("task 2 (started in
+  /// FeedModel.load())").
+  func subject(ofTask id: UInt64) -> String {
+    let name = name(ofTask: id)
+    guard name.hasPrefix("task "), let function = startFunction(of: id) else { return name }
+    return "\(name) (started in \(function))"
+  }
+
   /// The unfinished tasks of the world, root first, with what each does.
   private func unfinishedTasks() -> [(id: UInt64, status: Jobs.Status, sleepsUntil: Int?)] {
     var tasks: [(id: UInt64, task: MarblesJobRef)] = []
@@ -56,14 +65,14 @@ extension World {
     let ours = Set(tasks.map(\.id))
     for (id, status, _) in tasks {
       if case .task(let other) = status.dependency, !ours.contains(other) {
-        outside.append("\(name(ofTask: id)) waits for the value of \(name(ofTask: other))")
+        outside.append("\(subject(ofTask: id)) waits for the value of \(name(ofTask: other))")
       } else if status.isRunning {
         outside.append(
-          "\(name(ofTask: id)) runs outside the world's thread (a thread, or an actor another test's work holds)"
+          "\(subject(ofTask: id)) runs outside the world's thread (a thread, or an actor another test's work holds)"
         )
       } else if status.isEnqueued || status.dependency == .executor {
         outside.append(
-          "\(name(ofTask: id)) waits for its turn on an actor or the main actor, which runs work outside the test's world"
+          "\(subject(ofTask: id)) waits for its turn on an actor or the main actor, which runs work outside the test's world"
         )
       }
     }
@@ -110,7 +119,7 @@ extension World {
   func deadlockReport(top: TaskDriver) -> String {
     let tick = top.core?.now ?? 0
     let lines = unfinishedTasks().map { id, status, _ -> String in
-      "  - \(name(ofTask: id)) " + waitDescription(status)
+      "  - \(subject(ofTask: id)) " + waitDescription(status)
     }
     return "The test's world is deadlocked at tick \(tick): the test waits, and nothing in its "
       + "world is ready to run or due at a later tick.\n" + lines.joined(separator: "\n")
@@ -122,8 +131,8 @@ extension World {
   /// waits for, and the jobs left ready to run.
   func closingDescriptions() -> [String] {
     let tasks = unfinishedTasks().filter { !isRoot($0.id) }.map { id, status, sleepsUntil in
-      if let sleepsUntil { return "\(name(ofTask: id)) sleeps until tick \(sleepsUntil)" }
-      return "\(name(ofTask: id)) " + waitDescription(status)
+      if let sleepsUntil { return "\(subject(ofTask: id)) sleeps until tick \(sleepsUntil)" }
+      return "\(subject(ofTask: id)) " + waitDescription(status)
     }
     let ready = drivers.reduce(0) { $0 + $1.readyJobCount }
     return tasks + (ready > 0 ? ["\(ready) job\(ready == 1 ? "" : "s") ready to run"] : [])
@@ -160,7 +169,7 @@ extension World {
       .filter { isRoot($0.key) || ordinal(of: $0.key) != nil }
       .sorted { $0.value > $1.value }
     let running = jobs.prefix(5).map { id, count in
-      "  - \(name(ofTask: id)), \(count) job\(count == 1 ? "" : "s") since the count began"
+      "  - \(subject(ofTask: id)), \(count) job\(count == 1 ? "" : "s") since the count began"
     }
     return "The test's world is livelocked at tick \(core.now): it ran \(steps) steps "
       + "(\(core.stepLimitWords(stop))) without its time moving — work that keeps resuming itself "

@@ -138,6 +138,8 @@ package final class World: @unchecked Sendable {
     var signalsAnswered: UInt64 = 0
     /// Each task's number in the order the world took it ("task 1", "task 2"…, in reports).
     var ordinals: [UInt64: Int] = [:]
+    /// Where the code that created each task was (``StartSites``), until the task ends.
+    var startSites: [UInt64: [UInt]] = [:]
     /// How many tasks the world has numbered (the last ordinal given).
     var numbered = 0
     /// How many of the world's waits are for the process's exploration turn
@@ -241,6 +243,24 @@ package final class World: @unchecked Sendable {
     }
   }
 
+  /// Numbers task `id`, which the world just took as the code here created it, and keeps where
+  /// that code is, for reports.
+  func numberNewTask(_ id: UInt64) {
+    let frames = StartSites.capture()
+    state.withLock { state in
+      if state.ordinals[id] == nil {
+        state.numbered += 1
+        state.ordinals[id] = state.numbered
+        state.startSites[id] = frames
+      }
+    }
+  }
+
+  /// The function task `id` was started in, where it is known.
+  func startFunction(of id: UInt64) -> String? {
+    state.withLock { $0.startSites[id] }.flatMap(StartSites.function(startedFrom:))
+  }
+
   /// Task `id`'s number in the world, if it has one.
   func ordinal(of id: UInt64) -> Int? {
     state.withLock { $0.ordinals[id] }
@@ -270,7 +290,10 @@ package final class World: @unchecked Sendable {
 
   /// Forgets task `id`'s number: the task has ended (its number is never given again).
   func forgetNumber(of id: UInt64) {
-    state.withLock { _ = $0.ordinals.removeValue(forKey: id) }
+    state.withLock { state in
+      _ = state.ordinals.removeValue(forKey: id)
+      _ = state.startSites.removeValue(forKey: id)
+    }
   }
 
   /// A task the root thread started itself: see ``State/coRoots``.

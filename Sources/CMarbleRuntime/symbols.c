@@ -1,0 +1,135 @@
+// Where code is, for reports: the frames of the code that started a task, and their names.
+//
+// Names come from the executable's own symbol table (.symtab, which a debug build keeps), read
+// once from /proc/self/exe, whose entries have sizes: an address is named only by the function
+// that holds it. `dladdr` is not used: it answers with the nearest exported symbol before an
+// address, which may be another function. So on Linux a test's own functions are named (a test
+// product is an executable there); code in shared libraries is not. Darwin (written for, not built
+// here): a test bundle is not the executable, and nothing is named.
+#if defined(__linux__)
+#define _GNU_SOURCE
+#endif
+#include "CMarbleRuntime.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__linux__) || defined(__APPLE__)
+#include <execinfo.h>
+#endif
+
+#if defined(__linux__)
+#include <elf.h>
+#include <fcntl.h>
+#include <link.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/// The executable's symbol table, mapped once, and where its code was loaded.
+static struct {
+  const ElfW(Sym) *symbols;
+  size_t count;
+  const char *names;
+  size_t names_size;
+  uintptr_t bias, start, end;
+} table;
+static pthread_once_t table_once = PTHREAD_ONCE_INIT;
+
+static int first_object(struct dl_phdr_info *info, size_t size, void *unused) {
+  (void)size;
+  (void)unused;
+  table.bias = (uintptr_t)info->dlpi_addr;
+  for (int index = 0; index < info->dlpi_phnum; index++) {
+    const ElfW(Phdr) *segment = &info->dlpi_phdr[index];
+    if (segment->p_type != PT_LOAD || !(segment->p_flags & PF_X)) continue;
+    uintptr_t start = table.bias + segment->p_vaddr, end = start + segment->p_memsz;
+    if (!table.start || start < table.start) table.start = start;
+    if (end > table.end) table.end = end;
+  }
+  return 1;  // The first object is the executable.
+}
+
+static void map_table(void) {
+  dl_iterate_phdr(first_object, 0);
+  int file = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+  if (file < 0) return;
+  struct stat status;
+  if (fstat(file, &status) != 0 || status.st_size < (off_t)sizeof(ElfW(Ehdr))) {
+    close(file);
+    return;
+  }
+  const unsigned char *image = mmap(0, (size_t)status.st_size, PROT_READ, MAP_PRIVATE, file, 0);
+  close(file);
+  if (image == MAP_FAILED) return;
+  const ElfW(Ehdr) *header = (const ElfW(Ehdr) *)image;
+  if (memcmp(header->e_ident, ELFMAG, SELFMAG) != 0 || header->e_shoff == 0) return;
+  const ElfW(Shdr) *sections = (const ElfW(Shdr) *)(image + header->e_shoff);
+  for (int index = 0; index < header->e_shnum; index++) {
+    if (sections[index].sh_type != SHT_SYMTAB) continue;
+    const ElfW(Shdr) *strings = &sections[sections[index].sh_link];
+    table.symbols = (const ElfW(Sym) *)(image + sections[index].sh_offset);
+    table.count = sections[index].sh_size / sizeof(ElfW(Sym));
+    table.names = (const char *)(image + strings->sh_offset);
+    table.names_size = strings->sh_size;
+    return;
+  }
+}
+
+/// The executable's function that holds `address`, if it is in the executable's code.
+static const char *executable_symbol(const void *address) {
+  pthread_once(&table_once, map_table);
+  uintptr_t at = (uintptr_t)address;
+  if (!table.symbols || at < table.start || at >= table.end) return 0;
+  uintptr_t offset = at - table.bias;
+  const ElfW(Sym) *best = 0;
+  for (size_t index = 0; index < table.count; index++) {
+    const ElfW(Sym) *symbol = &table.symbols[index];
+    if ((symbol->st_info & 0xf) != STT_FUNC || symbol->st_value == 0) continue;
+    if (offset < symbol->st_value || offset >= symbol->st_value + symbol->st_size) continue;
+    best = symbol;
+    break;
+  }
+  if (!best || best->st_name >= table.names_size) return 0;
+  return table.names + best->st_name;
+}
+#endif
+
+int marbles_backtrace(void *_Nullable *_Nonnull frames, int count) {
+#if defined(__linux__) || defined(__APPLE__)
+  return backtrace(frames, count);
+#else
+  (void)frames;
+  (void)count;
+  return 0;
+#endif
+}
+
+bool marbles_symbol_name(const void *address, char *buffer, size_t size) {
+  if (!address || size == 0) return false;
+  const char *name = 0;
+#if defined(__linux__)
+  name = executable_symbol(address);
+#endif
+  if (!name) return false;
+  strncpy(buffer, name, size - 1);
+  buffer[size - 1] = 0;
+  return true;
+}
+
+/// The Swift runtime's demangler (libswiftCore); the result is the caller's to free.
+extern char *swift_demangle(
+    const char *mangled, size_t length, char *buffer, size_t *size, uint32_t flags);
+
+bool marbles_swift_function_name(const void *address, char *buffer, size_t size) {
+  char mangled[1024];
+  if (!marbles_symbol_name(address, mangled, sizeof(mangled))) return false;
+  if (strncmp(mangled, "$s", 2) != 0) return false;
+  char *demangled = swift_demangle(mangled, strlen(mangled), 0, 0, 0);
+  if (!demangled) return false;
+  strncpy(buffer, demangled, size - 1);
+  buffer[size - 1] = 0;
+  free(demangled);
+  return true;
+}
