@@ -36,6 +36,25 @@ public func assertEvents<Value: Equatable & Sendable, Failure: Error & Equatable
     FailureMessage.events(expected: expected, actual: subscriber.events), on: subscriber.core)
 }
 
+/// A recorder of a signal that cannot fail checked against a test signal's events that can: never
+/// called — the compiler finds it instead of "requires the types 'TestError' and 'Never' be
+/// equivalent", and its message is the fix. A marble drawn without `error:` and without a type
+/// annotation fails with ``TestError``; Swift takes a `let`'s type from its declaration, never from
+/// a later use.
+@available(
+  *, unavailable,
+  message:
+    "the recorder's signal cannot fail and these events fail with TestError (a marble drawn without `error:` and without a type annotation): declare it `let expected: TestSignal<String, Never> = try scheduler.hot(\"--a--b--\")`"
+)
+public func assertEvents<Value: Equatable & Sendable>(
+  _ subscriber: TestSubscriber<Value, Never>,
+  _ expected: [Recorded<Event<Value, TestError>>],
+  fileID: String = #fileID, filePath: StaticString = #filePath,
+  line: UInt = #line, column: UInt = #column
+) {
+  fatalError("unavailable")
+}
+
 /// Asserts that a test signal saw exactly these subscriptions.
 ///
 /// ```swift

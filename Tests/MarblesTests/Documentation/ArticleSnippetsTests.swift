@@ -54,6 +54,18 @@ import Testing
     // snippet-end
   }
 
+  @Test func theFailureTypeComesFromTheUse() throws {
+    // snippet: language-never-from-the-use
+    let scheduler = TestScheduler()
+    let typed: TestSignal<String, Never> = try scheduler.hot("--a--b--")
+    let shouted = scheduler.record(typed.map { $0.uppercased() })
+    let merged = scheduler.record(typed.merge(try scheduler.cold("-c|")))  // Never, from the use
+    scheduler.run()
+    assertMarbles(shouted, "--A--B--")
+    assertMarbles(merged, "-ca--b")
+    // snippet-end
+  }
+
   @Test func timeProgressions() throws {
     // snippet: language-time-progression
     let scheduler = TestScheduler(tick: .milliseconds(1))
