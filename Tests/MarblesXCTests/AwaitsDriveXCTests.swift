@@ -114,17 +114,3 @@ final class AwaitsDriveOneLineXCTests: XCTestCase {
     XCTAssertEqual(scheduler.now, 2000)
   }
 }
-
-// snippet: world-xctest
-final class FeedModelXCTests: XCTestCase {
-  override func invokeTest() { withVirtualTime { _ in super.invokeTest() } }
-
-  @MainActor func testTheFeedLoadsInTwoSecondsOfVirtualTime() async {
-    let start = ContinuousClock.now
-    let model = FeedModel()
-    await model.load()
-    XCTAssertEqual(model.items, ["news", "weather"])
-    XCTAssertEqual(start.duration(to: .now), .seconds(2))
-  }
-}
-// snippet-end

@@ -9,7 +9,7 @@ import Testing
 /// it: no `Task.yield()`, no real sleeps, no `scheduler.task`.
 @MainActor @Suite struct SearchViewModelTests {
   // snippet: async-view-model
-  @Test func theSearchHappensExactlyThreeHundredMillisecondsAfterTheLastKeystroke() {
+  @MainActor @Test func theSearchHappensExactlyThreeHundredMillisecondsAfterTheLastKeystroke() {
     let scheduler = TestScheduler()
     let model = SearchViewModel(clock: scheduler.clock, api: FakeSearchAPI(clock: scheduler.clock))
     model.query = "s"
@@ -25,23 +25,6 @@ import Testing
     scheduler.advance(by: .milliseconds(1))
     #expect(model.results == ["swift", "swiftui", "sweet"])
     #expect(scheduler.now == 500)
-  }
-  // snippet-end
-
-  // snippet: async-observations
-  @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
-  @Test func theObservationsOfItsResultsAreExactMarbles() {
-    let scheduler = TestScheduler(tick: .milliseconds(100))
-    let model = SearchViewModel(clock: scheduler.clock, api: FakeSearchAPI(clock: scheduler.clock))
-    let results = scheduler.record(Observations { model.results.joined(separator: ",") })
-    scheduler.schedule(at: 1) { MainActor.assumeIsolated { model.query = "m" } }
-    scheduler.schedule(at: 2) { MainActor.assumeIsolated { model.query = "ma" } }
-    scheduler.schedule(at: 8) { MainActor.assumeIsolated { model.query = "sw" } }
-    scheduler.run()
-    // The first value at the subscription; "ma" searched at 2 + 3 and answered at 6; "sw" at 12.
-    assertMarbles(
-      results, "e-----a-----b",
-      values: ["e": "", "a": "marbles,macros", "b": "swift,swiftui,sweet"])
   }
   // snippet-end
 }

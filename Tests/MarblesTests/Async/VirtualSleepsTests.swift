@@ -470,7 +470,7 @@ import Testing
 /// The search model with bare sleeps, tested as a newcomer writes it.
 @MainActor @Suite struct BareSleepSearchViewModelTests {
   // snippet: async-bare-sleeps
-  @Test func theSearchHappensExactlyThreeHundredMillisecondsAfterTheLastKeystroke() {
+  @MainActor @Test func theSearchHappensExactlyThreeHundredMillisecondsAfterTheLastKeystroke() {
     let scheduler = TestScheduler()
     let model = BareSleepSearchViewModel()
     model.query = "s"

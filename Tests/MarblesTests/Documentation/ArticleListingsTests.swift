@@ -16,6 +16,13 @@ import Testing
 ///   message a test checks: the region's opening and closing `"""` lines are left out.
 /// - A ```` ```swift ```` listing preceded by `<!-- manifest -->` is a whole `Package.swift`, which
 ///   `swift package dump-package` must read.
+/// - Every Swift listing compiles when pasted into a test file of a target with the README's
+///   manifest (`import Marbles`, `MarbleTesting`, `Signals` and `Testing` at its top): what else it
+///   needs is in the listing itself — its other imports included — or in the article's helper
+///   file, a listing whose name ends in `.swift` (`<!-- snippet: ExampleApp.swift -->`), which is
+///   the whole test file of that name and is compiled beside each listing of its article. A
+///   listing is compiled as a file, and where that fails as the body of a `@MainActor` `async
+///   throws` function (a test's statements); a name defined only elsewhere in the test file fails.
 @Suite struct ArticleListingsTests {
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -167,6 +174,79 @@ import Testing
     #expect(
       listing.lines == expected,
       "\(listing.file):\(listing.line) differs from `\(name)` in \(region.file)")
+  }
+
+  /// The snippet name of a listing, if it has one.
+  static func snippetName(_ listing: Listing) -> String? {
+    guard let marker = listing.marker, marker.hasPrefix("snippet: ") else { return nil }
+    return String(marker.dropFirst("snippet: ".count))
+  }
+
+  /// The Swift listings a pasted test file compiles: those of the root package's modules (the
+  /// Combine and swift-async-algorithms ones are the Integrations package's, compiled there).
+  static let compiledListings = allListings.filter { listing in
+    guard listing.language == "swift", let name = snippetName(listing),
+      let region = regions[name]
+    else { return false }
+    return !region.file.hasPrefix("Integrations/") && !name.hasSuffix(".swift")
+  }
+
+  /// The helper file of `document`, if it shows one: its name and its text.
+  static func helper(of document: String) -> (name: String, lines: [String])? {
+    for listing in listings(in: document) where listing.language == "swift" {
+      if let name = snippetName(listing), name.hasSuffix(".swift") { return (name, listing.lines) }
+    }
+    return nil
+  }
+
+  /// The imports a test file of a target with the README's manifest starts with.
+  static let testFileImports = [
+    "import Marbles", "import MarbleTesting", "import Signals", "import Testing",
+  ]
+
+  @Test(arguments: allListings.filter { snippetName($0)?.hasSuffix(".swift") == true })
+  func aHelperFileIsShownInFull(_ listing: Listing) async throws {
+    let name = try #require(Self.snippetName(listing))
+    let region = try #require(Self.regions[name])
+    #expect(
+      region.file.hasSuffix("/" + name),
+      "\(listing.file):\(listing.line): helper `\(name)` is a region of \(region.file)")
+    let text = try String(
+      contentsOf: Self.root.appendingPathComponent(region.file), encoding: .utf8)
+    let whole = text.components(separatedBy: "\n").filter {
+      let trimmed = $0.trimmingCharacters(in: .whitespaces)
+      return !trimmed.hasPrefix("// snippet: ") && trimmed != "// snippet-end"
+    }
+    #expect(
+      Self.dedented(region.lines).joined(separator: "\n").trimmingCharacters(in: .newlines)
+        == whole.joined(separator: "\n").trimmingCharacters(in: .newlines),
+      "\(listing.file):\(listing.line): helper `\(name)` is not the whole of \(region.file)")
+  }
+
+  @Test(arguments: compiledListings)
+  func everySwiftListingCompilesPastedIntoATestFile(_ listing: Listing) async throws {
+    let imports = listing.lines.filter { $0.hasPrefix("import ") }
+    let rest = listing.lines.filter { !$0.hasPrefix("import ") }
+    var helperFiles: [(name: String, source: String)] = []
+    if let helper = Self.helper(of: listing.file) {
+      helperFiles.append((helper.name, helper.lines.joined(separator: "\n") + "\n"))
+    }
+    let header = (Self.testFileImports + imports).joined(separator: "\n") + "\n"
+    let asFile = header + rest.joined(separator: "\n") + "\n"
+    let (fileStatus, fileOutput) = try await typecheck([("Listing.swift", asFile)] + helperFiles)
+    guard fileStatus != 0 else { return }
+    let asBody =
+      header + "@MainActor func listing() async throws {\n" + rest.joined(separator: "\n") + "\n}\n"
+    let (bodyStatus, bodyOutput) = try await typecheck([("Listing.swift", asBody)] + helperFiles)
+    guard bodyStatus != 0 else { return }
+    Issue.record(
+      """
+      \(listing.file):\(listing.line) does not compile pasted into a test file.
+      As a file:
+      \(fileOutput)
+      As a test's statements:
+      \(bodyOutput)
+      """)
   }
 
   @Test(arguments: allListings.filter { $0.marker == "manifest" })

@@ -8,38 +8,11 @@ import Testing
 
 /// `exploreSchedules` and `.exploringSchedules`: the public face of exploring schedules.
 @Suite(.takesIssues) struct FindingRacesTests {
-  // snippet: finding-races-account
-  /// Two withdrawals from one account, each checking the balance before a hop and taking the
-  /// money after it: a double spend, when the second checks before the first has taken.
-  actor Account {
-    private(set) var balance = 100
-    func withdraw(_ amount: Int) async {
-      guard balance >= amount else { return }
-      await Self.audit()
-      balance -= amount
-    }
-    nonisolated static func audit() async { await Task.yield() }
-  }
-
-  static func twoWithdrawals() async {
-    let scheduler = TestScheduler()
-    let account = Account()
-    scheduler.task(name: "first") { await account.withdraw(80) }
-    scheduler.task(name: "second") {
-      await Task.yield()  // validates the request first
-      await Task.yield()
-      await account.withdraw(80)
-    }
-    scheduler.run()
-    #expect(await account.balance >= 0)
-  }
-  // snippet-end
-
   // snippet: finding-races-result
   @Test func theExplorationSaysWhatItRanAndWhatFailed() async throws {
     var exploration: ScheduleExploration?
     await withKnownIssue {  // the double spend fails the test, as it should
-      exploration = await exploreSchedules(100, seed: 42) { await Self.twoWithdrawals() }
+      exploration = await exploreSchedules(100, seed: 42) { await twoWithdrawals() }
     }
     let result = try #require(exploration)
     #expect(result.schedulesRun == 2)  // schedule 0 (FIFO) passed, schedule 1 failed
@@ -62,7 +35,7 @@ import Testing
   @Test func aFailingScheduleIsReportedOnceWithItsLanesAndToken() async {
     var exploration: ScheduleExploration?
     let issues = await takingIssues {
-      exploration = await exploreSchedules(100, seed: 42) { await Self.twoWithdrawals() }
+      exploration = await exploreSchedules(100, seed: 42) { await twoWithdrawals() }
     }
     let report = """
       schedule 1 of 100 (every order within 1 departure, seed 0x2a) failed; schedule 0 (FIFO) passes
@@ -76,8 +49,8 @@ import Testing
       exploreSchedules(replay: "mrb2-c-alfk-0.t2.2.5unw")
       """
     #expect(issues.count == 1)
-    #expect(issues.first?.sourceLocation?.fileID == "MarblesTests/FindingRacesTests.swift")
-    #expect(issues.first?.sourceLocation?.line == 34)
+    #expect(issues.first?.sourceLocation?.fileID == "MarblesTests/Account.swift")
+    #expect(issues.first?.sourceLocation?.line == 28)
     #expect(issues.first.map { "\($0.kind)" } == "Expectation failed: await account.balance >= 0")
     #expect(issues.first?.commentText == report)
     #expect(issues.first?.isFailure == true)
@@ -87,12 +60,12 @@ import Testing
     #expect(exploration?.failure?.replay == "mrb2-c-alfk-0.t2.2.5unw")
     #expect(
       exploration?.failure?.issues == [
-        "MarblesTests/FindingRacesTests.swift:34: Expectation failed: await account.balance >= 0"
+        "MarblesTests/Account.swift:28: Expectation failed: await account.balance >= 0"
       ])
     // The returned failure's description still holds the issue, for code that reads it.
     #expect(
       exploration?.failure?.description.contains(
-        "\n  MarblesTests/FindingRacesTests.swift:34: Expectation failed: await account.balance "
+        "\n  MarblesTests/Account.swift:28: Expectation failed: await account.balance "
           + ">= 0\n") == true)
   }
 
@@ -127,10 +100,10 @@ import Testing
     let issues = await takingIssues {
       try? await ExploringSchedulesTrait.exploringSchedules(100, seed: 42).provideScope(
         for: test, testCase: nil
-      ) { await Self.twoWithdrawals() }
+      ) { await twoWithdrawals() }
     }
     #expect(issues.count == 1, "\(issues)")
-    #expect(issues.first?.sourceLocation?.line == 34)
+    #expect(issues.first?.sourceLocation?.line == 28)
     #expect(issues.first?.commentText.hasPrefix("schedule 1 of 100") == true)
   }
 
@@ -161,7 +134,7 @@ import Testing
   @Test func itsTokenReplaysTheFailureOneTimeOutOfOne() async {
     var exploration: ScheduleExploration?
     let issues = await takingIssues {
-      exploration = await exploreSchedules(replay: Self.doubleSpend) { await Self.twoWithdrawals() }
+      exploration = await exploreSchedules(replay: Self.doubleSpend) { await twoWithdrawals() }
     }
     let messages = issues.map(\.commentText)
     #expect(exploration?.schedulesRun == 1)
@@ -210,7 +183,7 @@ import Testing
   ])
   func aReplayThatDivergesSaysWhere(_ token: String, _ expected: String) async {
     let issues = await takingIssues {
-      await exploreSchedules(replay: token) { await Self.twoWithdrawals() }
+      await exploreSchedules(replay: token) { await twoWithdrawals() }
     }
     let messages = issues.map(\.commentText)
     let report = messages.joined(separator: "\n")
@@ -247,7 +220,7 @@ import Testing
     func withdraw(_ amount: Int) async {
       guard balance >= amount else { return }
       balance -= amount
-      await FindingRacesTests.Account.audit()
+      await Account.audit()
     }
   }
 
