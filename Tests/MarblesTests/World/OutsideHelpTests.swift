@@ -9,7 +9,11 @@ import Testing
 /// queue's), woken by the world's work, is waited for in real time — up to the stall timeout —
 /// whenever nothing else of the world can move; a Dispatch block that the world's work hands over
 /// is the world's own work, and so are the tasks it starts.
-@Suite struct OutsideHelpTests {
+///
+/// Serialized: the tests share one driver thread, which answers one query at a time — beside a
+/// test whose query takes 1 s, a 0.3 s query waited 1.3 s and was reported as a stall (seen once,
+/// under `--parallel` with the listings' type-checks running).
+@Suite(.serialized) struct OutsideHelpTests {
   /// A driver's thread, started once for the whole process (before any world), that runs what it
   /// is given one at a time — woken through a condition.
   final class DriverThread: @unchecked Sendable {
