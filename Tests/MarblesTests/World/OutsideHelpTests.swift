@@ -62,6 +62,30 @@ import Testing
     #expect(now == 0, "the world waited in real time, and moved no virtual time")
   }
 
+  /// While the world waits for a thread its work woke, something else from outside arrives that
+  /// brings nothing to run now (an action scheduled 100 s ahead, from another thread made before
+  /// the world): the world moves to it and runs it, then goes on waiting for the woken thread —
+  /// the arrival was not the thread's answer. (It was taken for one: "deadlocked at tick 0",
+  /// reported at once, 1 run in about 30 when a stale wake-up ended the wait.)
+  @Test func anArrivalThatBringsNothingToRunIsNotTheWokenThreadsAnswer() async {
+    _ = DriverThread.shared
+    let handOver = Mutex<TestScheduler?>(nil)
+    let poked = Mutex(false)
+    let poker = Thread {
+      while handOver.withLock({ $0 }) == nil { usleep(1_000) }
+      usleep(50_000)  // into the driver's 300 ms of work
+      handOver.withLock { $0 }?.schedule(after: .seconds(100)) { poked.withLock { $0 = true } }
+    }
+    poker.start()
+    let (value, now) = await withVirtualTime { scheduler in
+      handOver.withLock { $0 = scheduler }
+      return (await DriverThread.shared.query(taking: 0.3), scheduler.now)
+    }
+    #expect(value == 42)
+    #expect(poked.withLock { $0 }, "the action from outside ran")
+    #expect(now == 100_000, "the world moved to the action, then waited for the answer")
+  }
+
   /// Woken, the thread does not answer within the stall timeout: the world gives up then, naming
   /// the thread it woke (the answer, when it comes, still ends the test's wait).
   @Test func aWokenThreadThatDoesNotAnswerInTimeIsReportedAfterTheStallTimeout() async {

@@ -295,7 +295,6 @@ extension World {
   func idle(top: TaskDriver) {
     let outside = waitsOutside()
     let grace = outside.isEmpty ? min(top.stallTimeout, World.deadlockGrace) : top.stallTimeout
-    defer { noteSignalsAnswered() }
     while !waitForArrivals(upTo: grace) {
       guard isOpen else { return }
       if isWaitingForATurn { continue }
@@ -306,6 +305,10 @@ extension World {
         return
       }
     }
+    // Something arrived. It answers the threads woken so far only if it brought work to run: an
+    // action scheduled from outside for later, or a wake-up left from before this decision, is
+    // not their answer, and the world goes on waiting for them.
+    if drivers.contains(where: { $0.readyJobCount > 0 }) { noteSignalsAnswered() }
   }
 
   /// Whether a Dispatch block that world work handed over has not yet run to its end.
