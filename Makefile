@@ -11,7 +11,8 @@ build:
 ## seed scenarios, fixtures and article listings; then the Integrations package
 ## (swift-async-algorithms' diagram tests, the Combine ports, the search model; then, in a process
 ## of their own, the neighbours: withMainSerialExecutor sets a hook for the whole process, so
-## nothing else may run beside it); then a test target that links MarbleTesting alone; then the
+## nothing else may run beside it); then the articles' listings whose code is the Integrations
+## package's, type-checked against its build; then a test target that links MarbleTesting alone; then the
 ## documentation build and its checks; then the static builds of marbles.
 ## MARBLES_RECORD is cleared: many tests fail on purpose (taking their issues with an issue-handling
 ## trait, or in XCTest), and record mode would rewrite their sources.
@@ -25,6 +26,7 @@ test: check-imports check-portability
 	rm -f $(STALE_PLANS)
 	MARBLES_RECORD= $(SWIFT) test --parallel --package-path Integrations --skip NeighboursTests
 	MARBLES_RECORD= $(SWIFT) test --package-path Integrations --filter NeighboursTests
+	MARBLES_INTEGRATIONS_BUILD=$(CURDIR)/Integrations/.build/debug $(SWIFT) test --skip-build --filter everyIntegrationsListingCompilesPastedIntoATestFile
 	$(MAKE) check-marbletesting-alone
 	scripts/docs.sh
 	$(MAKE) check-static

@@ -25,17 +25,6 @@ import Testing
 
   // MARK: scheduler.combine
 
-  // snippet: combine-debounce
-  @Test func debounceOnVirtualTime() throws {
-    let scheduler = TestScheduler()
-    let input = try scheduler.hot("-a-b---c--|")
-    scheduler.expect(input.publisher.debounce(for: .milliseconds(2), scheduler: scheduler.combine))
-      .toBe("-----b---c|")
-    scheduler.expectSubscriptions(input).toBe("^---------!")
-    scheduler.flush()
-  }
-  // snippet-end
-
   @Test func strideLiteralsAreSecondsAndStridesRoundUpToTicks() {
     let scheduler = TestScheduler(tick: .milliseconds(10))
     let combine = scheduler.combine

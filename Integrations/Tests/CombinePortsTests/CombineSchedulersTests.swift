@@ -23,29 +23,6 @@ import Testing
     marbles.combine(for: DispatchQueue.self)
   }
 
-  /// `testAdvance`
-  // snippet: porting-combine-schedulers
-  @Test func advance() {
-    var cancellables: Set<AnyCancellable> = []
-
-    var value: Int?
-    Just(1)
-      .delay(for: 1, scheduler: scheduler)
-      .sink { value = $0 }
-      .store(in: &cancellables)
-
-    #expect(value == nil)
-    marbles.advance(by: .milliseconds(250))
-    #expect(value == nil)
-    marbles.advance(by: .milliseconds(250))
-    #expect(value == nil)
-    marbles.advance(by: .milliseconds(250))
-    #expect(value == nil)
-    marbles.advance(by: .milliseconds(250))
-    #expect(value == 1)
-  }
-  // snippet-end
-
   /// `testAdvanceTo`
   @Test func advanceTo() {
     var cancellables: Set<AnyCancellable> = []

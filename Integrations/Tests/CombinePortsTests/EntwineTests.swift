@@ -633,11 +633,3 @@ import Testing
     assertEvents(results2, results1.events)
   }
 }
-
-/// A Combine value, which is not `Sendable`, in a `@Sendable` closure of the test.
-///
-/// NB: `@unchecked Sendable`: everything here runs on the scheduler's thread.
-struct Unchecked<Value>: @unchecked Sendable {
-  let value: Value
-  init(_ value: Value) { self.value = value }
-}

@@ -17,19 +17,6 @@ import Testing
     var name = "Ada"
   }
 
-  /// The request as an app writes it: a `Future` per subscription (`Deferred`), answered by the
-  /// API (a cold test signal, which logs each request) three ticks later.
-  // snippet: combine-request
-  static func request(_ api: TestSignal<String, Never>) -> some Publisher<String, Never> {
-    Deferred {
-      Future<String, Never> { promise in
-        let promise = Unchecked(promise)
-        _ = api.subscribe(next: { promise.value(.success($0)) })
-      }
-    }
-  }
-  // snippet-end
-
   @Test func sixBindingsOfAColdRequestRunItSixTimes() {
     assertTable(
       """
@@ -53,25 +40,8 @@ import Testing
       api    subs  ^--!
       api    subs  ^--!
       """
-    ) { (sources: TableSources<String, Never>) in Self.request(sources["api"]) }
+    ) { (sources: TableSources<String, Never>) in profileRequest(sources["api"]) }
   }
-
-  // snippet: combine-share
-  @Test func shareRunsItOnceButALateBindingMissesTheAnswer() {
-    assertTable(
-      """
-      api    cold  ---(r|)
-      name   sub   ^
-      name   gets  ---(r|)
-      photo  sub   -^
-      photo  gets  ---(r|)
-      late   sub   -----^
-      late   gets  -----|
-      api    subs  ^--!
-      """
-    ) { (sources: TableSources<String, Never>) in Self.request(sources["api"]).share() }
-  }
-  // snippet-end
 
   /// What it fixes: a binding made before the answer gets the current value at once (the
   /// placeholder), not nothing. What it does not: after the request completes, the subject has
@@ -89,7 +59,7 @@ import Testing
       api    subs  ^--!
       """, values: ["e": "", "r": "r"]
     ) { (sources: TableSources<String, Never>) in
-      Self.request(sources["api"])
+      profileRequest(sources["api"])
         .multicast(subject: CurrentValueSubject<String, Never>(""))
         .autoconnect()
     }
@@ -98,7 +68,7 @@ import Testing
   @Test func makeConnectableStartsTheRequestWhenTheScreenSaysSo() throws {
     let scheduler = TestScheduler()
     let api: TestSignal<String, Never> = try scheduler.cold("---(r|)")
-    let connectable = Self.request(api).makeConnectable()
+    let connectable = profileRequest(api).makeConnectable()
     let name = scheduler.record(connectable, subscribeAt: 0)
     let photo = scheduler.record(connectable, subscribeAt: 1)
     let connection = Mutex<(any Cancellable)?>(nil)

@@ -6,15 +6,6 @@ import Testing
 
 /// The root README's async example, verbatim: it must keep passing as written there.
 @Suite struct ReadmeExampleTests {
-  // snippet: async-debounce
-  @Test func debounceWaitsForAQuietPeriod() throws {
-    let scheduler = TestScheduler()
-    let input = try scheduler.hot("-a--b-c---|")
-    scheduler.expect(input.values.debounce(for: .milliseconds(2), clock: scheduler.clock))
-      .toBe("---a----c-|")
-    scheduler.flush()
-  }
-  // snippet-end
 
   @Test func recordingASequence() throws {
     let scheduler = TestScheduler()

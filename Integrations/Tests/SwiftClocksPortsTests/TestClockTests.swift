@@ -21,25 +21,6 @@ import Testing
     return !scheduler.hasScheduledWork
   }
 
-  /// `testAdvance`
-  // snippet: porting-swift-clocks
-  @Test func advance() async {
-    let isFinished = ActorIsolated(false)
-    Task {
-      try await self.clock.sleep(until: self.clock.now.advanced(by: .seconds(1)))
-      await isFinished.setValue(true)
-    }
-
-    var checkIsFinished = await isFinished.value
-    #expect(checkIsFinished == false)
-
-    scheduler.advance(by: .seconds(1))
-    checkIsFinished = await isFinished.value
-    #expect(checkIsFinished == true)
-    #expect(checkSuspension())
-  }
-  // snippet-end
-
   /// `testAdvanceWithReentrantUnitsOfWork`
   @Test func advanceWithReentrantUnitsOfWork() async throws {
     let task = Task {

@@ -225,19 +225,62 @@ import Testing
 
   @Test(arguments: compiledListings)
   func everySwiftListingCompilesPastedIntoATestFile(_ listing: Listing) async throws {
-    let imports = listing.lines.filter { $0.hasPrefix("import ") }
-    let rest = listing.lines.filter { !$0.hasPrefix("import ") }
+    try await Self.compile(listing, build: BuildFolder.current) { $0 }
+  }
+
+  /// The Integrations package's build folder, which `make test` names after that package's tests
+  /// ran (`MARBLES_INTEGRATIONS_BUILD`).
+  static let integrationsBuild = ProcessInfo.processInfo.environment["MARBLES_INTEGRATIONS_BUILD"]
+
+  /// The Swift listings whose regions are the Integrations package's: Combine (OpenCombine
+  /// there), swift-async-algorithms, the ports of combine-schedulers and swift-clocks.
+  static let integrationsListings = allListings.filter { listing in
+    guard listing.language == "swift", let name = snippetName(listing),
+      let region = regions[name]
+    else { return false }
+    return region.file.hasPrefix("Integrations/") && !name.hasSuffix(".swift")
+  }
+
+  /// What an article's Combine imports are in the Integrations package's build.
+  static func toIntegrations(_ line: String) -> String {
+    switch line {
+    case "import Combine": "import OpenCombineShim"
+    case "import MarblesCombine": "import MarblesOpenCombine"
+    default: line
+    }
+  }
+
+  @Test(
+    .enabled(
+      if: integrationsBuild != nil,
+      "needs the Integrations package's build: `make test` runs it after that package's tests"),
+    arguments: integrationsListings)
+  func everyIntegrationsListingCompilesPastedIntoATestFile(_ listing: Listing) async throws {
+    let build = URL(fileURLWithPath: try #require(Self.integrationsBuild))
+    try await Self.compile(listing, build: build, translating: Self.toIntegrations)
+  }
+
+  /// Type-checks `listing` pasted into a test file, beside its article's helper file: as a file,
+  /// else as a `@MainActor` test's statements; records the compiler's errors when neither builds.
+  static func compile(
+    _ listing: Listing, build: URL, translating translate: (String) -> String
+  ) async throws {
+    let lines = listing.lines.map(translate)
+    let imports = lines.filter { $0.hasPrefix("import ") }
+    let rest = lines.filter { !$0.hasPrefix("import ") }
     var helperFiles: [(name: String, source: String)] = []
     if let helper = Self.helper(of: listing.file) {
-      helperFiles.append((helper.name, helper.lines.joined(separator: "\n") + "\n"))
+      helperFiles.append((helper.name, helper.lines.map(translate).joined(separator: "\n") + "\n"))
     }
     let header = (Self.testFileImports + imports).joined(separator: "\n") + "\n"
     let asFile = header + rest.joined(separator: "\n") + "\n"
-    let (fileStatus, fileOutput) = try await typecheck([("Listing.swift", asFile)] + helperFiles)
+    let (fileStatus, fileOutput) = try await typecheck(
+      [("Listing.swift", asFile)] + helperFiles, build: build)
     guard fileStatus != 0 else { return }
     let asBody =
       header + "@MainActor func listing() async throws {\n" + rest.joined(separator: "\n") + "\n}\n"
-    let (bodyStatus, bodyOutput) = try await typecheck([("Listing.swift", asBody)] + helperFiles)
+    let (bodyStatus, bodyOutput) = try await typecheck(
+      [("Listing.swift", asBody)] + helperFiles, build: build)
     guard bodyStatus != 0 else { return }
     Issue.record(
       """
