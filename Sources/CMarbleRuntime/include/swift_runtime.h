@@ -176,6 +176,37 @@ static inline int marbles_task_dependency(MarblesJobRef _Nonnull task, const voi
 #endif
 }
 
+/// Where a suspended task waits, as return addresses, innermost first: its resume function (the
+/// async function that suspended, after its await), then each caller's resume point, from the
+/// chain of async contexts (each context's parent and the parent's resume function, its first two
+/// words). The task's resume function and context follow the job's header: offsets 56 and 64 on
+/// 64-bit platforms. Read only while the task is suspended (nothing of it runs or changes then);
+/// Linux only (Apple's arm64e signs these pointers). Returns how many it found.
+static inline int marbles_task_async_frames(MarblesJobRef _Nonnull task, void *_Nullable *_Nonnull frames, int count) {
+#if __SIZEOF_POINTER__ == 8 && defined(__linux__)
+  uint32_t before = marbles_task_status(task);
+  if ((before & 0x4000) == 0 || (before & 0x3800) != 0) return 0;
+  const unsigned char *bytes = (const unsigned char *)task;
+  int found = 0;
+  void *resume = *(void *const *)(bytes + 56);
+  const void *const *context = *(const void *const *const *)(bytes + 64);
+  if (resume && found < count) frames[found++] = resume;
+  while (context && found < count) {
+    void *parent_resume = (void *)context[1];
+    if (!parent_resume) break;
+    frames[found++] = parent_resume;
+    context = (const void *const *)context[0];
+  }
+  // NB: a task that moved meanwhile may have left frames that are not its own: none then.
+  return marbles_task_status(task) == before ? found : 0;
+#else
+  (void)task;
+  (void)frames;
+  (void)count;
+  return 0;
+#endif
+}
+
 /// Whether this is the process's main thread.
 #if defined(__APPLE__)
 #include <pthread.h>

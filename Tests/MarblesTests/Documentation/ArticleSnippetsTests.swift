@@ -406,7 +406,7 @@ import Testing
       """
       The test's world is deadlocked at tick 0: the test waits, and nothing in its world is ready to run or due at a later tick.
         - the test waits for the value of task 1
-        - task 1 (started in TheWorldSnippetsTests.aDeadlockIsReportedAtOnce()) waits for a continuation that nothing in the world resumes (withCheckedContinuation, an AsyncStream's next() whose producer is done or waits too)
+        - task 1 (started in TheWorldSnippetsTests.aDeadlockIsReportedAtOnce()) waits in TheWorldSnippetsTests.aDeadlockIsReportedAtOnce() for a continuation that nothing in the world resumes (withCheckedContinuation, an AsyncStream's next() whose producer is done or waits too)
       Nothing will ever resume them, so the world's work was cancelled, to end the test's waits.
       """
     // snippet-end

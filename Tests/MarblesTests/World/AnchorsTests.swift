@@ -142,7 +142,8 @@ import Testing
     } matching: { issue in
       let report = issue.comments.first?.rawValue ?? ""
       return report.hasPrefix("The test's world is deadlocked at tick 0")
-        && report.contains("- the test waits for a continuation")
+        && report.contains(
+          "- the test waits in AnchorsTests.goSynctestDeadlock() for a continuation")
     }
   }
 }

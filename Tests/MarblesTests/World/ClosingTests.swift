@@ -22,9 +22,9 @@ import Testing
       warnings == [
         """
         The test's world closed with work still waiting, which was cancelled:
-          - task 1 (started in ClosingTests.aTaskThatWaitsForEverIsNamed()) waits for a \
-        continuation that nothing in the world resumes \
-        (withCheckedContinuation, an AsyncStream's next() whose producer is done or waits too)
+          - task 1 (started in ClosingTests.aTaskThatWaitsForEverIsNamed()) waits in \
+        ClosingTests.aTaskThatWaitsForEverIsNamed() for a continuation that nothing in the world \
+        resumes (withCheckedContinuation, an AsyncStream's next() whose producer is done or waits too)
         """
       ])
   }

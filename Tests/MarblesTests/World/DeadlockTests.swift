@@ -34,7 +34,8 @@ import Testing
       report.contains(
         "- task 1 (started in "
           + "DeadlockTests.aRootWaitingForATaskThatWaitsForAStreamNobodyFeedsFailsAtOnce()) waits "
-          + "for a continuation that nothing in the world resumes"), "\(report)")
+          + "in DeadlockTests.aRootWaitingForATaskThatWaitsForAStreamNobodyFeedsFailsAtOnce() for "
+          + "a continuation that nothing in the world resumes"), "\(report)")
     #expect(report.contains("the world's work was cancelled, to end the test's waits"))
   }
 
@@ -63,7 +64,11 @@ import Testing
     }
     let report = reports.withLock { $0 }.joined(separator: "\n")
     #expect(report.contains("deadlocked"), "\(report)")
-    #expect(report.contains("- the test waits for a continuation"), "\(report)")
+    #expect(
+      report.contains(
+        "- the test waits in "
+          + "DeadlockTests.aForAwaitWhoseProducerNeverFinishesOnCancellationEnds() for a continuation"
+      ), "\(report)")
   }
 
   @Test func aDeadlockAfterTimeMovedSaysTheTick() async {

@@ -32,7 +32,11 @@ import Testing
       issue.comments.first?.rawValue.hasPrefix("The test's world is deadlocked at tick 0") == true
     }
     let output = stderr.withLock { $0 }
-    #expect(output.contains("- the test waits for a continuation"), "\(output)")
+    #expect(
+      output.contains(
+        "- the test waits in "
+          + "NeverHangsTests.aContinuationNobodyResumesEndsTheProcessAfterTheReport() for a continuation"
+      ), "\(output)")
     #expect(output.contains(EndingWatch.endingNotice), "\(output)")
   }
 

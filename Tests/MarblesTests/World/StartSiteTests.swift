@@ -69,13 +69,18 @@ import Testing
 
   @Test func anAsyncLetIsNamedByTheFunctionThatWroteIt() async {
     let report = await deadlockReport { loader in _ = await loader.loadBoth() }
-    #expect(report.contains("(started in StartSiteTests.FeedLoader.loadBoth()) waits"), "\(report)")
+    #expect(
+      report.contains(
+        "(started in StartSiteTests.FeedLoader.loadBoth()) waits in "
+          + "StartSiteTests.FeedLoader.firstUpdate() for a continuation"), "\(report)")
   }
 
   @Test func aGroupChildIsNamedByTheFunctionAroundTheGroup() async {
     let report = await deadlockReport { loader in _ = await loader.loadInGroup() }
     #expect(
-      report.contains("(started in StartSiteTests.FeedLoader.loadInGroup()) waits"), "\(report)")
+      report.contains(
+        "(started in StartSiteTests.FeedLoader.loadInGroup()) waits in "
+          + "StartSiteTests.FeedLoader.firstUpdate() for a continuation"), "\(report)")
   }
 
   @Test func aNamedTaskKeepsItsName() async {

@@ -18,6 +18,17 @@ enum StartSites {
     return frames.prefix(count).dropFirst().map { UInt(bitPattern: $0) }
   }
 
+  /// The function a suspended task waits in, from its chain of async frames: the first that is
+  /// neither Swift's runtime nor Marbles' (an `AsyncStream`'s `next()` is the runtime's; the
+  /// function whose `for await` called it is named). `nil` where it cannot be read.
+  static func function(waitingIn task: MarblesJobRef) -> String? {
+    var frames = [UnsafeMutableRawPointer?](repeating: nil, count: 32)
+    let count = Int(marbles_task_async_frames(task, &frames, 32))
+    // NB: a resume function is the start of a partial function, not a return address: one byte
+    // on is inside it, as `demangledName(of:)` steps one back.
+    return function(startedFrom: frames.prefix(count).map { UInt(bitPattern: $0) &+ 1 })
+  }
+
   /// The function a task was started in, from the frames of its start: the first that is neither
   /// Swift's runtime and standard library nor Marbles'.
   static func function(startedFrom frames: [UInt]) -> String? {
@@ -50,7 +61,7 @@ enum StartSites {
   /// A demangled name as a report says it: the function around a closure, its type and name
   /// without the module, and its argument labels — `FeedModel.load()`.
   static func shortName(_ demangled: String) -> String {
-    var name = owner(of: demangled)
+    var name = Substring(withoutPrivateDiscriminators(String(owner(of: demangled))))
     // The module: the first component.
     if let dot = name.firstIndex(of: "."), !name[..<dot].contains("(") {
       name = name[name.index(after: dot)...]
@@ -72,6 +83,33 @@ enum StartSites {
       name = name[..<end]
     }
     return String(name)
+  }
+
+  /// A demangled name without the file discriminators of private names: `(load in _3F…)` is
+  /// `load`.
+  static func withoutPrivateDiscriminators(_ name: String) -> String {
+    var result = ""
+    var rest = Substring(name)
+    let marker = Array(" in _")
+    while let open = rest.firstIndex(of: "(") {
+      result += rest[..<open]
+      let inner = rest[rest.index(after: open)...]
+      // `(name in _HEX)`: a name of word characters, the marker, hex digits, the parenthesis.
+      let word = inner.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+      let after = inner[word.endIndex...]
+      if !word.isEmpty, Array(after.prefix(marker.count)) == marker {
+        let digits = after.dropFirst(marker.count).prefix { $0.isHexDigit }
+        let end = digits.endIndex
+        if !digits.isEmpty, end < after.endIndex, after[end] == ")" {
+          result += word
+          rest = after[after.index(after: end)...]
+          continue
+        }
+      }
+      result += "("
+      rest = inner
+    }
+    return result + rest
   }
 
   /// The named function a demangled name is, or is inside of: for "closure #1 … in X" (and

@@ -24,7 +24,9 @@ extension World {
   }
 
   /// The unfinished tasks of the world, root first, with what each does.
-  private func unfinishedTasks() -> [(id: UInt64, status: Jobs.Status, sleepsUntil: Int?)] {
+  private func unfinishedTasks() -> [(
+    id: UInt64, status: Jobs.Status, sleepsUntil: Int?, waitsIn: String?
+  )] {
     var tasks: [(id: UInt64, task: MarblesJobRef)] = []
     if let rootTask, case .task(let id) = root { tasks.append((id, rootTask)) }
     var sleeps: [UInt64: Int] = [:]
@@ -36,7 +38,10 @@ extension World {
     }
     return tasks.compactMap { entry in
       let status = Jobs.status(of: entry.task)
-      return status.isComplete ? nil : (entry.id, status, sleeps[entry.id])
+      guard !status.isComplete else { return nil }
+      let waitsIn =
+        status.dependency == .continuation ? StartSites.function(waitingIn: entry.task) : nil
+      return (entry.id, status, sleeps[entry.id], waitsIn)
     }
   }
 
@@ -63,7 +68,7 @@ extension World {
     var outside: [String] = []
     let tasks = unfinishedTasks()
     let ours = Set(tasks.map(\.id))
-    for (id, status, _) in tasks {
+    for (id, status, _, _) in tasks {
       if case .task(let other) = status.dependency, !ours.contains(other) {
         outside.append("\(subject(ofTask: id)) waits for the value of \(name(ofTask: other))")
       } else if status.isRunning {
@@ -118,8 +123,8 @@ extension World {
   /// world is being waited for.
   func deadlockReport(top: TaskDriver) -> String {
     let tick = top.core?.now ?? 0
-    let lines = unfinishedTasks().map { id, status, _ -> String in
-      "  - \(subject(ofTask: id)) " + waitDescription(status)
+    let lines = unfinishedTasks().map { id, status, _, waitsIn -> String in
+      "  - \(subject(ofTask: id)) " + waitDescription(status, in: waitsIn)
     }
     return "The test's world is deadlocked at tick \(tick): the test waits, and nothing in its "
       + "world is ready to run or due at a later tick.\n" + lines.joined(separator: "\n")
@@ -130,20 +135,23 @@ extension World {
   /// What of the world still waits as it closes: each unfinished task but the root, with what it
   /// waits for, and the jobs left ready to run.
   func closingDescriptions() -> [String] {
-    let tasks = unfinishedTasks().filter { !isRoot($0.id) }.map { id, status, sleepsUntil in
+    let tasks = unfinishedTasks().filter { !isRoot($0.id) }.map {
+      id, status, sleepsUntil, waitsIn in
       if let sleepsUntil { return "\(subject(ofTask: id)) sleeps until tick \(sleepsUntil)" }
-      return "\(subject(ofTask: id)) " + waitDescription(status)
+      return "\(subject(ofTask: id)) " + waitDescription(status, in: waitsIn)
     }
     let ready = drivers.reduce(0) { $0 + $1.readyJobCount }
     return tasks + (ready > 0 ? ["\(ready) job\(ready == 1 ? "" : "s") ready to run"] : [])
   }
 
-  private func waitDescription(_ status: Jobs.Status) -> String {
+  /// What a task waits for, and for a continuation the function that waits on it, where known.
+  private func waitDescription(_ status: Jobs.Status, in function: String? = nil) -> String {
     switch status.dependency {
     case .task(let other): "waits for the value of \(name(ofTask: other))"
     case .continuation:
-      "waits for a continuation that nothing in the world resumes (withCheckedContinuation, an "
-        + "AsyncStream's next() whose producer is done or waits too)"
+      "waits\(function.map { " in \($0)" } ?? "") for a continuation that nothing in the world "
+        + "resumes (withCheckedContinuation, an AsyncStream's next() whose producer is done or "
+        + "waits too)"
     case .group: "waits for the children of its task group"
     case .executor: "waits for its turn on an actor"
     case nil: "is suspended"
