@@ -43,6 +43,32 @@ import Testing
     #expect(outcome.choicePoints > 10)
   }
 
+  /// Two tasks that each sleep 10 ms and bump a counter: a small tree (issue 47.4), every order
+  /// of which fits in the count. Every order runs once — at any number of departures — and the
+  /// exploration stops there, exhaustive.
+  static func twoSleepersBump() async -> Bool {
+    let scheduler = TestScheduler()
+    let counter = Mutex(0)
+    for _ in 0..<2 {
+      scheduler.task {
+        try? await Task.sleep(for: .milliseconds(10))
+        counter.withLock { $0 += 1 }
+      }
+    }
+    scheduler.run()
+    return counter.withLock { $0 } == 2
+  }
+
+  @Test func aWholeSmallTreeRunsEachOrderOnceAndIsExhaustive() async {
+    let outcome = await ScheduleExplorer.explore(count: 100, seed: 5) { schedule in
+      await Self.run(schedule) { await Self.twoSleepersBump() }
+    }
+    #expect(outcome.failure == nil)
+    #expect(outcome.choicePoints > 2, "a tree with departures beyond two")
+    #expect(outcome.isExhaustive, "\(outcome.schedulesRun) schedules, not called exhaustive")
+    #expect(outcome.schedulesRun <= 64, "the exploration stops when every order ran")
+  }
+
   /// Main-actor tasks started in order from the main actor: the main actor's queue keeps them in
   /// that order in every schedule ("keeps its order": a serial executor's queue).
   @MainActor static func mainActorJobsKeepTheirOrder() async -> Bool {

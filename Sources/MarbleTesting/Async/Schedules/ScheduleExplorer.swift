@@ -1,7 +1,8 @@
 /// Runs a test under many schedules: schedule 0 in FIFO order; then, level by level while a whole
 /// level fits in the count, every schedule one departure from FIFO, then every one two departures
-/// away (``BoundedExhaustive``); a level with no schedule in it means every schedule of the test
-/// has run — the whole tree — and the exploration stops there. Otherwise, for what is left of the
+/// away (``BoundedExhaustive``) — and on, at any number of departures, when FIFO's choices allow
+/// no more orders than the count (a small tree); a level with no schedule in it means every
+/// schedule of the test has run — the whole tree — and the exploration stops there. Otherwise, for what is left of the
 /// count, a portfolio of strategies — random walk, PCT depth 1, 2 and 3 in turn, each from a
 /// seed derived from the exploration's — until one fails; then shrinks the failing choices towards
 /// FIFO (the fewest departures that still fail: `ScheduleExplorer+Shrinking.swift`). A replay runs
@@ -104,14 +105,26 @@ package enum ScheduleExplorer {
     // rest of the count goes to the portfolio, whose random choices find the bugs that need many
     // departures. A level with no schedule in it, though, means every schedule of the test has
     // run: the tree is whole, and nothing is left to explore.
+    // A small tree — no run so far had choices allowing more than `count` orders (the product of
+    // each choice's options) — is run whole, level after level at any number of departures,
+    // until a level is empty: every order ran once. A larger one gets two levels, and the
+    // portfolio the rest.
+    func orders(_ choices: [ScheduleRun.Choice]) -> Int {
+      choices.reduce(1) { product, choice in
+        product > count ? product : product * max(1, choice.count)
+      }
+    }
+    var largestTree = orders(fifo.choices)
     var level: [([ScheduleToken.Departure], [ScheduleRun.Choice])] = [([], fifo.choices)]
-    for depth in 1...3 {
+    var depth = 1
+    while true {
       let schedules = level.flatMap { BoundedExhaustive.extensions(of: $0.0, made: $0.1) }
       guard !schedules.isEmpty else {
         outcome.isExhaustive = true
         return outcome
       }
-      guard depth <= 2, outcome.schedulesRun + schedules.count <= count else { break }
+      guard depth <= 2 || largestTree <= count, outcome.schedulesRun + schedules.count <= count
+      else { break }
       level = []
       for departures in schedules {
         let schedule = ScheduleRun(BoundedExhaustive.strategy(departures))
@@ -127,9 +140,11 @@ package enum ScheduleExplorer {
             token: schedule.token, divergence: nil)
           return outcome
         }
+        largestTree = max(largestTree, orders(schedule.choices))
         level.append((departures, schedule.choices))
       }
       outcome.departuresCovered = depth
+      depth += 1
     }
     let length = max(1, fifo.choices.count)
     for number in outcome.schedulesRun..<max(outcome.schedulesRun, count) {
