@@ -93,6 +93,8 @@ public struct ScheduleExploration: Sendable, CustomStringConvertible {
   public var choicePoints: Int
   /// Whether every schedule of the test ran — every order of its same-tick work that the
   /// exploration can choose, few enough to run them all — and the exploration stopped there.
+  /// `false` when there was nothing to explore (no choice point: one order, which proves nothing
+  /// about orders) or nothing was explored (no scheduler followed the schedules).
   public var isExhaustive: Bool
   /// The seed the schedules came from.
   public var seed: UInt64
@@ -105,7 +107,8 @@ public struct ScheduleExploration: Sendable, CustomStringConvertible {
   var replayed: (token: String, howFollowed: String)? = nil
 
   /// "every schedule passes: all 2 of them ran (…)", "every schedule within 2 departures from
-  /// FIFO passes (100 schedules in all, …)", "100 schedules pass (…)", or the failure's report.
+  /// FIFO passes (100 schedules in all, …)", "100 schedules pass (…)", "nothing to explore: no
+  /// two pieces of work were ever ready at one tick (…)", or the failure's report.
   public var description: String {
     if let failure { return failure.description }
     if let replayed {
@@ -113,6 +116,10 @@ public struct ScheduleExploration: Sendable, CustomStringConvertible {
         + "passed"
     }
     let seedText = "seed 0x\(String(seed, radix: 16))"
+    if choicePoints == 0 {
+      return "nothing to explore: no two pieces of work were ever ready at one tick "
+        + "(\(schedulesRun) schedule\(schedulesRun == 1 ? "" : "s") ran, \(seedText))"
+    }
     if isExhaustive {
       return "every schedule passes: all \(schedulesRun) of them ran, every order of the same "
         + "tick's work that exploring can choose (\(seedText))"
@@ -225,6 +232,13 @@ enum ScheduleExploring {
       await explore(count, seed: seed, replay: replay, reportingAt: site, inTurn: body)
     }
   }
+
+  /// The failure of an exploration whose body no scheduler followed.
+  static let notExplored =
+    "nothing was explored: the body made no TestScheduler, so it ran once, in whatever order the "
+    + "runtime chose — outside virtual time, or in a world opened before the exploration, whose "
+    + "order is not the exploration's to choose. Make the scheduler in the body (`let scheduler "
+    + "= TestScheduler()`, then `scheduler.task { … }` or plain tasks, and `scheduler.run()`)"
 
   private static func explore(
     _ count: Int, seed: UInt64?, replay: String?, reportingAt site: SourceLocation?,
@@ -348,6 +362,14 @@ enum ScheduleExploring {
         schedulesRun: outcome.schedulesRun, choicePoints: outcome.choicePoints,
         isExhaustive: outcome.isExhaustive, seed: seed, failure: nil,
         departuresCovered: outcome.departuresCovered)
+      // A body that no scheduler followed was not explored: its passing says nothing about the
+      // orders of its work. Say so, as a failure.
+      guard outcome.isFollowed else {
+        exploration.failure = ScheduleFailure(
+          schedule: 0, replay: replay ?? "", departures: 0, issues: [],
+          description: Self.notExplored)
+        return exploration
+      }
       if let token, let replay {
         exploration.replayed = (replay, Self.followed(token, wholly: outcome.matchesWholly))
         // A replay that followed its token and passed passes: a token kept in a test after the

@@ -88,6 +88,13 @@ final class ExploreSchedulesXCTAssertTests: XCTestCase {
     XCTAssertTrue(output.contains("seed 0x5"), output)
   }
 
+  /// A body that makes no scheduler is not explored, and fails saying so in XCTest too (47.3).
+  func testABodyNoSchedulerFollowedFailsSayingNothingWasExplored() throws {
+    let (status, output) = try runFixture("testABodyWithNoScheduler")
+    XCTAssertNotEqual(status, 0, output)
+    XCTAssertTrue(output.contains("nothing was explored: the body made no TestScheduler"), output)
+  }
+
   func testExploreSchedulesRunsFromAMainActorMethod() throws {
     let (status, output) = try runFixture("testOnTheMainActor")
     XCTAssertNotEqual(status, 0, output)
@@ -111,6 +118,16 @@ final class ExploreSchedulesXCTAssertFixtures: XCTestCase {
       scheduler.task { subject.sendNext("b") }
       scheduler.run()
       XCTAssertEqual(received.values, ["a", "b"])
+    }
+  }
+
+  func testABodyWithNoScheduler() async {
+    guard Self.isChild else { return }
+    await exploreSchedules(50, seed: 5) {
+      let scheduled = DispatchGroup()
+      async let first: Void = { scheduled.enter(); scheduled.leave() }()
+      async let second: Void = { scheduled.enter(); scheduled.leave() }()
+      _ = await (first, second)
     }
   }
 

@@ -101,7 +101,11 @@ package final class TaskDriver: TaskExecutor {
   }
 
   /// The schedule this driver's choices follow when a test explores schedules; FIFO without one.
-  let schedule = ScheduleRun.forNewScheduler
+  let schedule: ScheduleRun? = {
+    let schedule = ScheduleRun.forNewScheduler
+    schedule?.noteFollowed()
+    return schedule
+  }()
   /// The scheduler's tick, kept for the schedule's lanes (read without a lock).
   let tick = Atomic(0)
   /// Where the scheduler's tick 0 falls on its world's timeline, in nanoseconds from the world's

@@ -27,6 +27,9 @@ package enum ScheduleExplorer {
     package var isExhaustive = false
     /// How many departures from FIFO every schedule within which ran (0: none beyond FIFO).
     package var departuresCovered = 0
+    /// Whether a scheduler followed the schedules: `false` when the body made none, and nothing
+    /// was explored (only schedule 0 ran).
+    package var isFollowed = true
   }
 
   /// A schedule that failed.
@@ -87,7 +90,8 @@ package enum ScheduleExplorer {
           ? nil
           : Failure(
             schedule: 0, strategy: "replay", token: schedule.token, divergence: divergence),
-        divergence: divergence, matchesWholly: schedule.matchesItsTokenWholly)
+        divergence: divergence, matchesWholly: schedule.matchesItsTokenWholly,
+        isFollowed: schedule.isFollowed)
     }
     var outcome = Outcome(schedulesRun: 0, choicePoints: 0, seed: seed, failure: nil)
     // Schedule 0 (FIFO), then — when every schedule within two departures fits in the count —
@@ -101,6 +105,14 @@ package enum ScheduleExplorer {
       return outcome
     }
     outcome.choicePoints = fifo.choices.count
+    // A body that no scheduler followed ran its one order, whichever the runtime chose: there is
+    // nothing to explore, and no other schedule would run differently.
+    guard fifo.isFollowed else {
+      outcome.isFollowed = false
+      return outcome
+    }
+    // Nothing was ever ready beside something else: one order, and nothing to explore.
+    guard !fifo.choices.isEmpty else { return outcome }
     // Level by level — one departure, then two — while a whole level fits in what is left; the
     // rest of the count goes to the portfolio, whose random choices find the bugs that need many
     // departures. A level with no schedule in it, though, means every schedule of the test has

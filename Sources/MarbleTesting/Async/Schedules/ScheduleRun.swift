@@ -49,6 +49,8 @@ package final class ScheduleRun: Sendable {
     var pendingDeparture = false
     var names: [UInt64: String] = [:]
     var uncontrolled: [String] = []
+    /// Whether a scheduler follows the run: one was made while it was current.
+    var isFollowed = false
   }
 
   private let state: Locked<State>
@@ -119,6 +121,17 @@ package final class ScheduleRun: Sendable {
 
   /// Notes what driven work did outside virtual time during the run: its order there was not
   /// the schedule's.
+  /// A scheduler was made to follow the run's choices.
+  func noteFollowed() {
+    state.withLock { $0.isFollowed = true }
+  }
+
+  /// Whether a scheduler followed the run: `false` when the body made none (it ran outside
+  /// virtual time, or in a world opened before the exploration), and so nothing was explored.
+  package var isFollowed: Bool {
+    state.withLock { $0.isFollowed }
+  }
+
   func noteUncontrolled(_ note: String) {
     state.withLock { state in
       if !state.uncontrolled.contains(note) { state.uncontrolled.append(note) }
