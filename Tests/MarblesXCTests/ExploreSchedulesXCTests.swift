@@ -125,8 +125,12 @@ final class ExploreSchedulesXCTAssertFixtures: XCTestCase {
     guard Self.isChild else { return }
     await exploreSchedules(50, seed: 5) {
       let scheduled = DispatchGroup()
-      async let first: Void = { scheduled.enter(); scheduled.leave() }()
-      async let second: Void = { scheduled.enter(); scheduled.leave() }()
+      async let first: Void = {
+        scheduled.enter(); scheduled.leave()
+      }()
+      async let second: Void = {
+        scheduled.enter(); scheduled.leave()
+      }()
       _ = await (first, second)
     }
   }
