@@ -1,3 +1,4 @@
+import MarbleTesting
 public import Testing
 
 /// A Swift Testing trait that runs a test under many schedules of its same-tick work (see
@@ -11,13 +12,19 @@ public import Testing
 /// The test's body runs once per schedule, each time afresh, and the failing schedule is reported
 /// once: each of its issues where it happened, the first with the order that failed drawn as lanes
 /// and the token that replays it.
-public struct ExploringSchedulesTrait: TestTrait, TestScoping {
+///
+/// On a suite, every test of the suite is explored (`@Suite(.exploringSchedules(200))`); a test
+/// with a trait of its own is explored by its own.
+public struct ExploringSchedulesTrait: TestTrait, SuiteTrait, TestScoping, Equatable {
   /// How many schedules to run, schedule 0 (FIFO) included.
   public var count: Int
   /// Where the schedules come from; `nil` for `MARBLES_SCHEDULE_SEED` or a fresh seed.
   public var seed: UInt64?
   /// A failure's token, to run its schedule once instead.
   public var replay: String?
+
+  /// On a suite, every test in it is explored.
+  public var isRecursive: Bool { true }
 
   /// Runs the test's body once per schedule, and reports the schedule that failed.
   ///
@@ -28,6 +35,13 @@ public struct ExploringSchedulesTrait: TestTrait, TestScoping {
   public func provideScope(
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {
+    // A suite runs as it is; its tests are explored one by one. A test with a trait of its own
+    // besides its suite's is explored by its own, the last of them.
+    let traits = test.traits.compactMap { $0 as? ExploringSchedulesTrait }
+    let isOverridden = traits.lastIndex(of: self).map { $0 < traits.count - 1 } ?? false
+    guard !test.isSuite, !isOverridden, ScheduleRun.current == nil else {
+      return try await function()
+    }
     let exploration = await ScheduleExploring.explore(
       count, seed: seed, replay: replay, reportingAt: test.sourceLocation
     ) {
