@@ -1,4 +1,4 @@
-import Synchronization
+@_spi(Internals) import Signals
 
 /// Explorations take turns, one at a time in the process: an exploration's schedules are the same
 /// for a seed only if nothing else of the process takes part in them, and explorations running
@@ -11,7 +11,9 @@ package enum ExplorationTurns {
     var waiting: [CheckedContinuation<Void, Never>] = []
   }
 
-  private static let state = Mutex(State())
+  // NB: `Locked`, not a bare `Mutex`: the thread sanitizer sees its handoffs (a contended turn
+  // was reported as a data race).
+  private static let state = Locked(State())
   /// Whether the current task holds the turn: an exploration inside another runs in its turn.
   @TaskLocal private static var holdsTheTurn = false
 
