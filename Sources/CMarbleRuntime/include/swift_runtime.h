@@ -123,6 +123,14 @@ static inline int marbles_job_is_task(MarblesJobRef _Nonnull job) {
   return bytes[4 * sizeof(void *)] == 0;
 }
 
+/// Whether a task is an `async let`'s child: its job flags' bit 28 (`Task_IsAsyncLetTask`). Such a
+/// task lives in its parent's task allocator, not on the heap: it is freed when the parent leaves
+/// the `async let`'s scope, whatever its reference count.
+static inline int marbles_task_is_async_let(MarblesJobRef _Nonnull task) {
+  uint32_t flags = *(const uint32_t *)((const unsigned char *)task + 4 * sizeof(void *));
+  return (flags & (1u << 28)) != 0;
+}
+
 /// Whether the current job runs the first steps of a `Task.immediate` started from nonisolated
 /// code, in its caller: the runtime reports its executor as the generic one with kind 2.
 static inline int marbles_is_synchronous_start(void) {

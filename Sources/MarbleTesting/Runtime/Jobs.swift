@@ -15,6 +15,12 @@ enum Jobs {
     marbles_job_is_task(job) != 0 ? swift_task_getJobTaskId(job) : nil
   }
 
+  /// Whether `task` is an `async let`'s child, which its parent's scope frees (see
+  /// `marbles_task_is_async_let`).
+  static func isAsyncLetChild(_ task: MarblesJobRef) -> Bool {
+    marbles_task_is_async_let(task) != 0
+  }
+
   /// The task running on this thread, if any.
   static var currentTask: MarblesJobRef? {
     swift_task_getCurrent()

@@ -119,7 +119,18 @@ extension TaskDriver {
   ///   within ``stallTimeout``; it then runs whenever the main queue comes free.
   func run(_ ready: ReadyJob, waitsForever: Bool = false) -> Bool {
     let job = ready.job
-    stepTask.store(Jobs.taskID(of: job) ?? 0, ordering: .relaxed)
+    let taskID = Jobs.taskID(of: job)
+    stepTask.store(taskID ?? 0, ordering: .relaxed)
+    // NB: an `async let` child lives in its parent's allocator, and the parent's next job may
+    // leave the scope and free it: the children that ended are let go first (released later,
+    // they were freed memory: signal 11 in an exploration of a world's `async let`s).
+    if let taskID {
+      let ended = Registry.shared.withLock { $0.forgetEndedAsyncLetChildren(of: taskID) }
+      for child in ended {
+        Jobs.release(child.task)
+        world?.forgetNumber(of: child.id)
+      }
+    }
     switch ready.target {
     case .global where DefaultExecutor.isRouting:
       Jobs.runOnGenericExecutor(job)

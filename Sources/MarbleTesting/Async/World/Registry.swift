@@ -24,6 +24,8 @@ struct Registry {
   private(set) var owners: [UInt64: Owned] = [:]
   /// Each driver's owned task ids.
   private var owned: [ObjectIdentifier: Set<UInt64>] = [:]
+  /// The `async let` children of each task, by the parent's id, until they are let go.
+  private var asyncLetChildren: [UInt64: [UInt64]] = [:]
   /// The open worlds whose root is a task, by the root's id.
   private var roots: [UInt64: World] = [:]
   /// The open worlds whose root is a thread with no task, by the thread.
@@ -76,8 +78,38 @@ struct Registry {
   mutating func own(_ id: UInt64, task: MarblesJobRef, by driver: TaskDriver) {
     guard owners[id] == nil else { return }
     Jobs.retain(task)
+    // NB: taken as it is created, in its parent's code.
+    if Jobs.isAsyncLetChild(task), let parent = Jobs.currentTaskID, parent != id {
+      noteAsyncLetChild(id, of: parent)
+    }
     owners[id] = Owned(driver, task: task)
     owned[ObjectIdentifier(driver), default: []].insert(id)
+  }
+
+  /// Notes that task `id` is an `async let` child of task `parent`: its parent's scope frees it,
+  /// so it is let go before the parent runs on (``forgetEndedAsyncLetChildren(of:)``).
+  mutating func noteAsyncLetChild(_ id: UInt64, of parent: UInt64) {
+    asyncLetChildren[parent, default: []].append(id)
+  }
+
+  /// Forgets the `async let` children of task `parent` that have ended, returning them to
+  /// release: called before each job of the parent, which may leave their scope and free them.
+  mutating func forgetEndedAsyncLetChildren(of parent: UInt64) -> [(
+    id: UInt64, task: MarblesJobRef
+  )] {
+    guard let children = asyncLetChildren[parent] else { return [] }
+    var ended: [(id: UInt64, task: MarblesJobRef)] = []
+    var left: [UInt64] = []
+    for child in children {
+      guard let entry = owners[child] else { continue }
+      if Jobs.status(of: entry.task).isComplete {
+        if let task = forget(child) { ended.append((child, task)) }
+      } else {
+        left.append(child)
+      }
+    }
+    asyncLetChildren[parent] = left.isEmpty ? nil : left
+    return ended
   }
 
   /// Moves task `id` to `driver` (a scheduler the task made), returning the driver it had.
