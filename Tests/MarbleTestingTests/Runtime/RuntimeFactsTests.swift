@@ -45,6 +45,48 @@ import Testing
       #expect(jobTaskID == taskID)
     }
 
+    /// An `async let`'s child says so in its job flags (bit 28), and no other task does: the
+    /// registry lets such a child go before its parent runs on, since the parent's scope frees it.
+    @Test func anAsyncLetsChildIsMarkedInItsJobFlags() async {
+      func isAsyncLetChild() -> Bool { Jobs.currentTask.map(Jobs.isAsyncLetChild) ?? false }
+      async let child = isAsyncLetChild()
+      let plain = await Task { isAsyncLetChild() }.value
+      let groupChild = await withTaskGroup(of: Bool.self) { group in
+        group.addTask { isAsyncLetChild() }
+        return await group.next() ?? true
+      }
+      #expect(await child)
+      #expect(!plain)
+      #expect(!groupChild)
+      #expect(!isAsyncLetChild(), "the test's own task")
+    }
+
+    /// A task suspended on a continuation keeps its resume function and context where the reports
+    /// read them (offsets 56 and 64): its async frames name the function that awaits.
+    @Test func aSuspendedTasksAsyncFramesNameTheFunctionThatAwaits() async {
+      let (stream, feed) = AsyncStream<Int>.makeStream()
+      let task = Task { () -> Int in
+        var count = 0
+        for await _ in stream { count += 1 }
+        return count
+      }
+      // Wait until it is suspended on the stream's continuation.
+      var named: String?
+      for _ in 0..<1_000 {
+        let handle = unsafeBitCast(task, to: MarblesJobRef.self)
+        if Jobs.status(of: handle).dependency == .continuation {
+          named = StartSites.function(waitingIn: handle)
+          break
+        }
+        try? await Task.sleep(for: .milliseconds(1))
+      }
+      feed.finish()
+      _ = await task.value
+      #expect(
+        named?.hasPrefix("RuntimeFacts.aSuspendedTasksAsyncFramesNameTheFunctionThatAwaits()")
+          == true, "\(String(describing: named))")
+    }
+
     @Test func taskIDsGrowWithCreation() async {
       let first = Jobs.nextTaskID()
       let task = Task { Jobs.currentTaskID }
