@@ -30,6 +30,10 @@ let package = Package(
         .product(name: "MarblesOpenCombine", package: "MarblesOpenCombine"),
       ]
     ),
+    // Phase p's Swift half: one side-by-side workload per process (the Go half is Go/synctest).
+    .executableTarget(
+      name: "SynctestWorkloads",
+      dependencies: [.product(name: "MarbleTesting", package: "Marbles")]),
     .target(name: "StreamLoop"),
     // Phase g's bare loop in a process that does not link Marbles, and in one that does.
     .executableTarget(name: "StreamLoopAlone", dependencies: ["StreamLoop"]),

@@ -285,6 +285,9 @@ if isSelected("m. ") { TaskEveryTick.run() }
 // Phase n: determinism at scale — fresh worlds racing work against a timeout on busy cores.
 if isSelected("n. ") { await DeterminismAtScale.run() }
 
+// Phase p: side by side with Go's testing/synctest, when a go is on the path.
+if isSelected("p. ") { SynctestPhase.run() }
+
 // Phase k (exploring schedules) is the root package's ExplorationBenchmark executable, which
 // `make bench` runs after this one: the exploration machinery is MarbleTesting's `package`
 // interface, out of this package's reach.

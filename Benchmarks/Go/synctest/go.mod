@@ -1,0 +1,3 @@
+module marbles/synctestbench
+
+go 1.25
