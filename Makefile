@@ -19,7 +19,7 @@ build:
 ## NB: SwiftPM 6.3.1 can keep a stale list of the root package's source files in a package that
 ## depends on it by path (a file added to Sources/ is then missing from its build); deleting the
 ## build description makes it plan again (no recompiling). A clean clone is not affected.
-STALE_PLANS := Integrations/.build/debug.yaml .build-tsan-integrations/debug.yaml Benchmarks/.build/release.yaml
+STALE_PLANS := Integrations/.build/debug.yaml .build-tsan-integrations/debug.yaml Benchmarks/.build/release.yaml Benchmarks/.build/debug.yaml
 
 test: check-imports check-portability
 	MARBLES_RECORD= $(SWIFT) test --parallel
