@@ -285,6 +285,9 @@ if isSelected("m. ") { TaskEveryTick.run() }
 // Phase n: determinism at scale — fresh worlds racing work against a timeout on busy cores.
 if isSelected("n. ") { await DeterminismAtScale.run() }
 
+// Phase q: work that does not wait, in a world and without one.
+if isSelected("q. ") { await NoWaitsPhase.run() }
+
 // Phase p: side by side with Go's testing/synctest, when a go is on the path.
 if isSelected("p. ") { SynctestPhase.run() }
 
