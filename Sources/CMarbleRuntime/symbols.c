@@ -27,9 +27,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/// The executable's symbol table, mapped once, and where its code was loaded.
+/// The executable's functions, sorted by address once (a report looks up each frame of each
+/// task), its names, and where its code was loaded.
 static struct {
-  const ElfW(Sym) *symbols;
+  const ElfW(Sym) **functions;
   size_t count;
   const char *names;
   size_t names_size;
@@ -51,6 +52,12 @@ static int first_object(struct dl_phdr_info *info, size_t size, void *unused) {
   return 1;  // The first object is the executable.
 }
 
+static int by_address(const void *left, const void *right) {
+  ElfW(Addr) a = (*(const ElfW(Sym) *const *)left)->st_value;
+  ElfW(Addr) b = (*(const ElfW(Sym) *const *)right)->st_value;
+  return a < b ? -1 : a > b;
+}
+
 static void map_table(void) {
   dl_iterate_phdr(first_object, 0);
   int file = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
@@ -69,8 +76,21 @@ static void map_table(void) {
   for (int index = 0; index < header->e_shnum; index++) {
     if (sections[index].sh_type != SHT_SYMTAB) continue;
     const ElfW(Shdr) *strings = &sections[sections[index].sh_link];
-    table.symbols = (const ElfW(Sym) *)(image + sections[index].sh_offset);
-    table.count = sections[index].sh_size / sizeof(ElfW(Sym));
+    const ElfW(Sym) *symbols = (const ElfW(Sym) *)(image + sections[index].sh_offset);
+    size_t count = sections[index].sh_size / sizeof(ElfW(Sym));
+    const ElfW(Sym) **functions = malloc(count * sizeof(*functions));
+    if (!functions) return;
+    size_t kept = 0;
+    for (size_t symbol = 0; symbol < count; symbol++) {
+      // NB: a function of size zero holds no address, and would hide one that starts with it.
+      if ((symbols[symbol].st_info & 0xf) != STT_FUNC || symbols[symbol].st_value == 0 ||
+          symbols[symbol].st_size == 0)
+        continue;
+      functions[kept++] = &symbols[symbol];
+    }
+    qsort(functions, kept, sizeof(*functions), by_address);
+    table.functions = functions;
+    table.count = kept;
     table.names = (const char *)(image + strings->sh_offset);
     table.names_size = strings->sh_size;
     return;
@@ -81,17 +101,19 @@ static void map_table(void) {
 static const char *executable_symbol(const void *address) {
   pthread_once(&table_once, map_table);
   uintptr_t at = (uintptr_t)address;
-  if (!table.symbols || at < table.start || at >= table.end) return 0;
+  if (!table.functions || at < table.start || at >= table.end) return 0;
   uintptr_t offset = at - table.bias;
-  const ElfW(Sym) *best = 0;
-  for (size_t index = 0; index < table.count; index++) {
-    const ElfW(Sym) *symbol = &table.symbols[index];
-    if ((symbol->st_info & 0xf) != STT_FUNC || symbol->st_value == 0) continue;
-    if (offset < symbol->st_value || offset >= symbol->st_value + symbol->st_size) continue;
-    best = symbol;
-    break;
+  // The last function that starts at or before the address; it holds it if the address falls
+  // within its size. (Functions do not overlap; aliases of one start are alike.)
+  size_t low = 0, high = table.count;
+  while (low < high) {
+    size_t middle = low + (high - low) / 2;
+    if (table.functions[middle]->st_value <= offset) low = middle + 1;
+    else high = middle;
   }
-  if (!best || best->st_name >= table.names_size) return 0;
+  if (low == 0) return 0;
+  const ElfW(Sym) *best = table.functions[low - 1];
+  if (offset >= best->st_value + best->st_size || best->st_name >= table.names_size) return 0;
   return table.names + best->st_name;
 }
 #endif

@@ -124,7 +124,7 @@ extension TaskDriver {
     // NB: an `async let` child lives in its parent's allocator, and the parent's next job may
     // leave the scope and free it: the children that ended are let go first (released later,
     // they were freed memory: signal 11 in an exploration of a world's `async let`s).
-    if let taskID {
+    if let taskID, Registry.hasAsyncLetChildren.load(ordering: .acquiring) {
       let ended = Registry.shared.withLock { $0.forgetEndedAsyncLetChildren(of: taskID) }
       for child in ended {
         Jobs.release(child.task)

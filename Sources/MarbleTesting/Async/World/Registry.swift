@@ -36,6 +36,14 @@ struct Registry {
   static let shared = Locked(Registry())
   /// How many worlds are open: with none, every job passes without a look at the registry.
   static let openWorlds = Atomic(0)
+  /// Whether a task has `async let` children to let go: with none, a job runs without a look at
+  /// the registry for them (``forgetEndedAsyncLetChildren(of:)``).
+  static let hasAsyncLetChildren = Atomic(false)
+
+  /// Keeps ``hasAsyncLetChildren`` true to the map, after each change of it.
+  private func noteAsyncLetChildrenChanged() {
+    Self.hasAsyncLetChildren.store(!asyncLetChildren.isEmpty, ordering: .releasing)
+  }
 
   mutating func add(_ world: World) {
     worlds[ObjectIdentifier(world)] = world
@@ -90,6 +98,7 @@ struct Registry {
   /// so it is let go before the parent runs on (``forgetEndedAsyncLetChildren(of:)``).
   mutating func noteAsyncLetChild(_ id: UInt64, of parent: UInt64) {
     asyncLetChildren[parent, default: []].append(id)
+    noteAsyncLetChildrenChanged()
   }
 
   /// Forgets the `async let` children of task `parent` that have ended, returning them to
@@ -109,6 +118,7 @@ struct Registry {
       }
     }
     asyncLetChildren[parent] = left.isEmpty ? nil : left
+    noteAsyncLetChildrenChanged()
     return ended
   }
 
@@ -126,13 +136,21 @@ struct Registry {
   mutating func forget(_ id: UInt64) -> MarblesJobRef? {
     guard let entry = owners.removeValue(forKey: id) else { return nil }
     owned[ObjectIdentifier(entry.driver)]?.remove(id)
+    // NB: a task that ended has left every `async let` scope of its own.
+    if asyncLetChildren.removeValue(forKey: id) != nil { noteAsyncLetChildrenChanged() }
     return entry.task
   }
 
   /// Forgets every task `driver` owns; returns the tasks to release.
   mutating func forgetTasks(of driver: TaskDriver) -> [MarblesJobRef] {
     let ids = owned.removeValue(forKey: ObjectIdentifier(driver)) ?? []
-    return ids.compactMap { owners.removeValue(forKey: $0)?.task }
+    let tasks = ids.compactMap { owners.removeValue(forKey: $0)?.task }
+    // NB: a parent none of whose children is owned any more has nothing to let go.
+    asyncLetChildren = asyncLetChildren.filter { _, children in
+      children.contains { owners[$0] != nil }
+    }
+    noteAsyncLetChildrenChanged()
+    return tasks
   }
 
   /// Task `id`, if `driver` owns it.

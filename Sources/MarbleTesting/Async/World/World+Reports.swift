@@ -23,8 +23,10 @@ extension World {
     return "\(name) (started in \(function))"
   }
 
-  /// The unfinished tasks of the world, root first, with what each does.
-  private func unfinishedTasks() -> [(
+  /// The unfinished tasks of the world, root first, with what each does; with `naming`, for a
+  /// task waiting on a continuation, the function it waits in (read from its frames and the
+  /// symbol table: for reports only, not for the idle decision's look at what waits outside).
+  private func unfinishedTasks(naming: Bool = false) -> [(
     id: UInt64, status: Jobs.Status, sleepsUntil: Int?, waitsIn: String?
   )] {
     var tasks: [(id: UInt64, task: MarblesJobRef)] = []
@@ -40,7 +42,8 @@ extension World {
       let status = Jobs.status(of: entry.task)
       guard !status.isComplete else { return nil }
       let waitsIn =
-        status.dependency == .continuation ? StartSites.function(waitingIn: entry.task) : nil
+        naming && status.dependency == .continuation
+        ? StartSites.function(waitingIn: entry.task) : nil
       return (entry.id, status, sleeps[entry.id], waitsIn)
     }
   }
@@ -123,7 +126,7 @@ extension World {
   /// world is being waited for.
   func deadlockReport(top: TaskDriver) -> String {
     let tick = top.core?.now ?? 0
-    let lines = unfinishedTasks().map { id, status, _, waitsIn -> String in
+    let lines = unfinishedTasks(naming: true).map { id, status, _, waitsIn -> String in
       "  - \(subject(ofTask: id)) " + waitDescription(status, in: waitsIn)
     }
     return "The test's world is deadlocked at tick \(tick): the test waits, and nothing in its "
@@ -135,7 +138,7 @@ extension World {
   /// What of the world still waits as it closes: each unfinished task but the root, with what it
   /// waits for, and the jobs left ready to run.
   func closingDescriptions() -> [String] {
-    let tasks = unfinishedTasks().filter { !isRoot($0.id) }.map {
+    let tasks = unfinishedTasks(naming: true).filter { !isRoot($0.id) }.map {
       id, status, sleepsUntil, waitsIn in
       if let sleepsUntil { return "\(subject(ofTask: id)) sleeps until tick \(sleepsUntil)" }
       return "\(subject(ofTask: id)) " + waitDescription(status, in: waitsIn)

@@ -140,6 +140,10 @@ package final class World: @unchecked Sendable {
     var ordinals: [UInt64: Int] = [:]
     /// Where the code that created each task was (``StartSites``), until the task ends.
     var startSites: [UInt64: [UInt]] = [:]
+    /// The function each task was started in, once a report has named it from ``startSites``
+    /// (`nil` inside: not known). The idle decision's look at what waits outside names tasks at
+    /// every turn, and a name costs symbol lookups.
+    var startFunctions: [UInt64: String?] = [:]
     /// How many tasks the world has numbered (the last ordinal given).
     var numbered = 0
     /// How many of the world's waits are for the process's exploration turn
@@ -258,7 +262,15 @@ package final class World: @unchecked Sendable {
 
   /// The function task `id` was started in, where it is known.
   func startFunction(of id: UInt64) -> String? {
-    state.withLock { $0.startSites[id] }.flatMap(StartSites.function(startedFrom:))
+    let (known, frames) = state.withLock { ($0.startFunctions[id], $0.startSites[id]) }
+    if let known { return known }
+    guard let frames else { return nil }
+    let function = StartSites.function(startedFrom: frames)
+    state.withLock { state in
+      // NB: not for a task that ended meanwhile.
+      if state.startSites[id] != nil { state.startFunctions[id] = function }
+    }
+    return function
   }
 
   /// Task `id`'s number in the world, if it has one.
@@ -293,6 +305,7 @@ package final class World: @unchecked Sendable {
     state.withLock { state in
       _ = state.ordinals.removeValue(forKey: id)
       _ = state.startSites.removeValue(forKey: id)
+      _ = state.startFunctions.removeValue(forKey: id)
     }
   }
 
