@@ -182,13 +182,17 @@ import Testing
     return String(marker.dropFirst("snippet: ".count))
   }
 
-  /// The Swift listings a pasted test file compiles: those of the root package's modules (the
-  /// Combine and swift-async-algorithms ones are the Integrations package's, compiled there).
-  static let compiledListings = allListings.filter { listing in
-    guard listing.language == "swift", let name = snippetName(listing),
-      let region = regions[name]
-    else { return false }
-    return !region.file.hasPrefix("Integrations/") && !name.hasSuffix(".swift")
+  /// The Swift listings a pasted test file compiles, but helper files (compiled beside them):
+  /// those whose regions are the root package's, or the Integrations package's (Combine on
+  /// OpenCombine there, swift-async-algorithms, the ports of combine-schedulers and swift-clocks).
+  static func compiledListings(fromIntegrations: Bool) -> [Listing] {
+    allListings.filter { listing in
+      guard listing.language == "swift", let name = snippetName(listing),
+        let region = regions[name]
+      else { return false }
+      return region.file.hasPrefix("Integrations/") == fromIntegrations
+        && !name.hasSuffix(".swift")
+    }
   }
 
   /// The helper file of `document`, if it shows one: its name and its text.
@@ -223,7 +227,7 @@ import Testing
       "\(listing.file):\(listing.line): helper `\(name)` is not the whole of \(region.file)")
   }
 
-  @Test(arguments: compiledListings)
+  @Test(arguments: compiledListings(fromIntegrations: false))
   func everySwiftListingCompilesPastedIntoATestFile(_ listing: Listing) async throws {
     try await Self.compile(listing, build: BuildFolder.current) { $0 }
   }
@@ -231,15 +235,6 @@ import Testing
   /// The Integrations package's build folder, which `make test` names after that package's tests
   /// ran (`MARBLES_INTEGRATIONS_BUILD`).
   static let integrationsBuild = ProcessInfo.processInfo.environment["MARBLES_INTEGRATIONS_BUILD"]
-
-  /// The Swift listings whose regions are the Integrations package's: Combine (OpenCombine
-  /// there), swift-async-algorithms, the ports of combine-schedulers and swift-clocks.
-  static let integrationsListings = allListings.filter { listing in
-    guard listing.language == "swift", let name = snippetName(listing),
-      let region = regions[name]
-    else { return false }
-    return region.file.hasPrefix("Integrations/") && !name.hasSuffix(".swift")
-  }
 
   /// What an article's Combine imports are in the Integrations package's build.
   static func toIntegrations(_ line: String) -> String {
@@ -254,7 +249,7 @@ import Testing
     .enabled(
       if: integrationsBuild != nil,
       "needs the Integrations package's build: `make test` runs it after that package's tests"),
-    arguments: integrationsListings)
+    arguments: compiledListings(fromIntegrations: true))
   func everyIntegrationsListingCompilesPastedIntoATestFile(_ listing: Listing) async throws {
     let build = URL(fileURLWithPath: try #require(Self.integrationsBuild))
     try await Self.compile(listing, build: build, translating: Self.toIntegrations)
