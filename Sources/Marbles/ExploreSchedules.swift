@@ -94,7 +94,7 @@ public struct ScheduleExploration: Sendable, CustomStringConvertible {
   /// Whether every schedule of the test ran — every order of its same-tick work that the
   /// exploration can choose, few enough to run them all — and the exploration stopped there.
   /// `false` when there was nothing to explore (no choice point: one order, which proves nothing
-  /// about orders) or nothing was explored (no scheduler followed the schedules).
+  /// about orders) or part of the body ran outside virtual time, where no schedule ordered it.
   public var isExhaustive: Bool
   /// The seed the schedules came from.
   public var seed: UInt64
@@ -160,7 +160,12 @@ public struct ScheduleFailure: Sendable, CustomStringConvertible {
 /// replays it: in Swift Testing each issue of the failing schedule where it happened, the first
 /// with the report; in XCTest one failure at the call.
 ///
-/// Each run is fresh: `body` makes its own scheduler and state. A schedule fails when `body`
+/// Each run is fresh, in a world of its own: every task `body` starts, every sleep and every await
+/// is the world's, so a body that only awaits the code under test is explored as it is written
+/// (inside a `.virtualTime` test, each run gets a scheduler of its own on that test's timeline). A
+/// body may also make its own scheduler and drive it. Work that runs outside virtual time (a task
+/// resumed from a thread of its own) was ordered by no schedule: the exploration fails, saying
+/// so. A schedule fails when `body`
 /// throws or records an issue (Swift Testing's `#expect`, `#require`, `Issue.record`; Marbles'
 /// assertions, in XCTest too); the issues of schedules that passed are not reported, nor are known
 /// issues left by them. A warning of the body, or an issue a `withKnownIssue` inside it takes, fails
@@ -168,18 +173,17 @@ public struct ScheduleFailure: Sendable, CustomStringConvertible {
 ///
 /// ```swift
 /// let exploration = await exploreSchedules(200, seed: 42) {
-///   let scheduler = TestScheduler()
 ///   let account = Account(balance: 100)
-///   Task { await account.withdraw(80) }
-///   Task { await account.withdraw(80) }
-///   scheduler.run()
+///   async let first: Void = account.withdraw(80)
+///   async let second: Void = account.withdraw(80)
+///   _ = await (first, second)
 ///   #expect(await account.balance >= 0)
 /// }
 /// ```
 ///
 /// A schedule reorders only what the Swift runtime may: jobs of different tasks ready at the same
-/// tick, the main actor's first job, sleepers' wake-ups and the scheduler's first action due then
-/// against them; jobs queued for the main actor keep their order, as do a task's own steps and the
+/// tick (which task reaches an actor first, the test's own jobs), the main actor's first job,
+/// sleepers' wake-ups and the scheduler's first action due then against them; jobs queued for the main actor keep their order, as do a task's own steps and the
 /// scheduler's actions among themselves (marbles mean what they mean). A replay follows its
 /// token's departures by who went first, says where a run diverges from them, and passes when it
 /// follows them and the test passes — a token kept after the fix is a regression test.
@@ -233,12 +237,13 @@ enum ScheduleExploring {
     }
   }
 
-  /// The failure of an exploration whose body no scheduler followed.
-  static let notExplored =
-    "nothing was explored: the body made no TestScheduler, so it ran once, in whatever order the "
-    + "runtime chose — outside virtual time, or in a world opened before the exploration, whose "
-    + "order is not the exploration's to choose. Make the scheduler in the body (`let scheduler "
-    + "= TestScheduler()`, then `scheduler.task { … }` or plain tasks, and `scheduler.run()`)"
+  /// The failure of an exploration part of whose body ran outside virtual time, where no
+  /// schedule chose its order: what it did there.
+  static func ranOutside(_ notes: [String]) -> String {
+    "part of the body ran outside virtual time, where no schedule chose its order, so passing "
+      + "proves nothing about the orders of that work: "
+      + (notes.isEmpty ? "no scheduler followed the schedules" : notes.joined(separator: "; "))
+  }
 
   private static func explore(
     _ count: Int, seed: UInt64?, replay: String?, reportingAt site: SourceLocation?,
@@ -250,12 +255,27 @@ enum ScheduleExploring {
     let count = max(count, environment.schedules ?? 0)
     let seed = seed ?? environment.seed ?? UInt64.random(in: 0...UInt64.max)
     var runs = 0
-    /// The body, writing in record mode only if `mayRecord`.
+    /// The body in a world of the run's own — a fresh one, or, inside a world open already (a
+    /// `.virtualTime` test's), a scheduler of its own on the world's timeline — so that its tasks,
+    /// sleeps and awaits follow the schedule; writing in record mode only if `mayRecord`.
     func runBody(mayRecord: Bool) async throws {
+      func inWorld() async throws {
+        let settings = VirtualTimeSettings.current
+        try await withVirtualTime(
+          tick: settings?.tick ?? .milliseconds(1),
+          stepLimit: settings?.stepLimit ?? TestScheduler.defaultStepLimit,
+          stallTimeout: settings?.stallTimeout ?? TestScheduler.defaultStallTimeout,
+          fileID: site?.fileID ?? #fileID, line: UInt(site?.line ?? #line),
+          column: UInt(site?.column ?? #column)
+        ) { _ in
+          ScheduleRun.current?.nameTheCurrentTask("test")
+          try await body()
+        }
+      }
       if mayRecord {
-        try await body()
+        try await inWorld()
       } else {
-        try await withMarbleRecording(.never) { try await body() }
+        try await withMarbleRecording(.never) { try await inWorld() }
       }
     }
     func run(_ schedule: ScheduleRun) async -> [String] {
@@ -351,10 +371,13 @@ enum ScheduleExploring {
     // ends on a failing run), and then it is not run again — a run again would repeat, in
     // XCTest, the assertion failures XCTest has recorded already.
     var lastFailing: (run: ScheduleRun, issues: [String])?
+    // What the body's work did outside virtual time, in any run.
+    var outside: [String] = []
     let outcome = await ScheduleExplorer.explore(count: count, seed: seed, replay: token) {
       schedule in
       let issues = await run(schedule)
       if !issues.isEmpty { lastFailing = (schedule, issues) }
+      for note in schedule.uncontrolled where !outside.contains(note) { outside.append(note) }
       return issues.isEmpty
     }
     guard let found = outcome.failure else {
@@ -362,12 +385,12 @@ enum ScheduleExploring {
         schedulesRun: outcome.schedulesRun, choicePoints: outcome.choicePoints,
         isExhaustive: outcome.isExhaustive, seed: seed, failure: nil,
         departuresCovered: outcome.departuresCovered)
-      // A body that no scheduler followed was not explored: its passing says nothing about the
-      // orders of its work. Say so, as a failure.
-      guard outcome.isFollowed else {
+      // Work that ran outside virtual time was not explored: the passing of its runs says
+      // nothing about the orders of that work. Say so, as a failure.
+      guard outcome.isFollowed, outside.isEmpty else {
         exploration.failure = ScheduleFailure(
           schedule: 0, replay: replay ?? "", departures: 0, issues: [],
-          description: Self.notExplored)
+          description: Self.ranOutside(outside))
         return exploration
       }
       if let token, let replay {
@@ -477,8 +500,13 @@ enum ScheduleExploring {
 
   /// What the environment asks of every exploration.
   struct Environment {
+    /// `MARBLES_SCHEDULES=N`: every exploration runs at least `N` schedules.
     var schedules: Int?
+    /// `MARBLES_SCHEDULE_SEED=S`: the seed of an exploration given none.
     var seed: UInt64?
+    /// `MARBLES_EXPLORE=N`: every test that runs in a world (`.virtualTime`) is explored under
+    /// `N` schedules.
+    var explore: Int?
 
     static var current: Environment {
       func read(_ name: String) -> String? {
@@ -490,7 +518,9 @@ enum ScheduleExploring {
         seedText.flatMap { text in
           text.hasPrefix("0x") ? UInt64(text.dropFirst(2), radix: 16) : UInt64(text)
         }
-      return Environment(schedules: read("MARBLES_SCHEDULES").flatMap { Int($0) }, seed: seed)
+      return Environment(
+        schedules: read("MARBLES_SCHEDULES").flatMap { Int($0) }, seed: seed,
+        explore: read("MARBLES_EXPLORE").flatMap { Int($0) }.map { max($0, 1) })
     }
   }
 }

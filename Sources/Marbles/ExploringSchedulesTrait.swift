@@ -9,8 +9,9 @@ public import Testing
 /// @Test(.exploringSchedules(replay: "mrb2-c-alfk-0.t2.2.5unw")) func twoWithdrawalsNeverOverdraw() async { … }
 /// ```
 ///
-/// The test's body runs once per schedule, each time afresh, and the failing schedule is reported
-/// once: each of its issues where it happened, the first with the order that failed drawn as lanes
+/// The test's body runs once per schedule, each time afresh in a world of its own (the trait
+/// implies ``VirtualTimeTrait``: the body's tasks, sleeps and awaits are virtual, and their
+/// same-tick work is what the schedules order), and the failing schedule is reported once: each of its issues where it happened, the first with the order that failed drawn as lanes
 /// and the token that replays it.
 ///
 /// On a suite, every test of the suite is explored (`@Suite(.exploringSchedules(200))`); a test
@@ -42,6 +43,12 @@ public struct ExploringSchedulesTrait: TestTrait, SuiteTrait, TestScoping, Equat
     guard !test.isSuite, !isOverridden, ScheduleRun.current == nil else {
       return try await function()
     }
+    await explore(test, function)
+  }
+
+  /// Explores `function`, the body of `test`, and reports the schedule that failed, if one did:
+  /// each schedule in a world of its own.
+  func explore(_ test: Test, _ function: @Sendable () async throws -> Void) async {
     let exploration = await ScheduleExploring.explore(
       count, seed: seed, replay: replay, reportingAt: test.sourceLocation
     ) {

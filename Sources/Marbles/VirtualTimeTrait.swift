@@ -1,6 +1,16 @@
 public import MarbleTesting
 public import Testing
 
+/// The settings of the `.virtualTime` trait of a test that is explored: each schedule's world has
+/// them.
+struct VirtualTimeSettings: Sendable {
+  var tick: Duration
+  var stepLimit: Int
+  var stallTimeout: Duration
+
+  @TaskLocal static var current: VirtualTimeSettings?
+}
+
 /// A trait that runs each test in virtual time: its own world, opened before the test's body and
 /// closed after it, with a scheduler reachable as ``/MarbleTesting/TestScheduler/current``.
 ///
@@ -17,6 +27,10 @@ public import Testing
 ///
 /// The body is unchanged: every task it starts, every sleep and every reading of time is the
 /// world's, and awaits drive (see `withVirtualTime`).
+///
+/// With ``ExploringSchedulesTrait`` beside it, or with `MARBLES_EXPLORE=N` in the environment
+/// (every test that runs in a world explored under `N` schedules), the test is explored: each
+/// schedule runs in a fresh world with these settings.
 public struct VirtualTimeTrait: TestTrait, SuiteTrait, TestScoping {
   let tick: Duration
   let stepLimit: Int
@@ -36,6 +50,20 @@ public struct VirtualTimeTrait: TestTrait, SuiteTrait, TestScoping {
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {
     guard testCase != nil, !test.isSuite else { return try await function() }
+    if ScheduleRun.current == nil {
+      let settings = VirtualTimeSettings(
+        tick: tick, stepLimit: stepLimit, stallTimeout: stallTimeout)
+      // An explored test: its exploration opens a world per schedule, with these settings.
+      if test.traits.contains(where: { $0 is ExploringSchedulesTrait }) {
+        return try await VirtualTimeSettings.$current.withValue(settings) { try await function() }
+      }
+      // `MARBLES_EXPLORE=N`: every test that runs in a world is explored.
+      if let count = ScheduleExploring.Environment.current.explore {
+        return await VirtualTimeSettings.$current.withValue(settings) {
+          await ExploringSchedulesTrait.exploringSchedules(count).explore(test, function)
+        }
+      }
+    }
     // NB: Swift Testing reports by file ID and line; the path (a `StaticString`, for XCTest) is
     // this file's.
     let location = test.sourceLocation

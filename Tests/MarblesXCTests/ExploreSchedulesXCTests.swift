@@ -88,11 +88,21 @@ final class ExploreSchedulesXCTAssertTests: XCTestCase {
     XCTAssertTrue(output.contains("seed 0x5"), output)
   }
 
-  /// A body that makes no scheduler is not explored, and fails saying so in XCTest too (47.3).
-  func testABodyNoSchedulerFollowedFailsSayingNothingWasExplored() throws {
-    let (status, output) = try runFixture("testABodyWithNoScheduler")
+  /// A body whose work ran outside virtual time fails saying so in XCTest too (47.3).
+  func testABodyWhoseWorkRanOutsideVirtualTimeFailsSayingSo() throws {
+    let (status, output) = try runFixture("testABodyResumedFromAThreadOfItsOwn")
     XCTAssertNotEqual(status, 0, output)
-    XCTAssertTrue(output.contains("nothing was explored: the body made no TestScheduler"), output)
+    XCTAssertTrue(
+      output.contains("part of the body ran outside virtual time, where no schedule chose"), output)
+  }
+
+  /// A body that only awaits is explored in a world per schedule, in XCTest too (47.1): its
+  /// `async let` children's race is found.
+  func testAnAwaitingBodyIsExplored() throws {
+    let (status, output) = try runFixture("testAnAwaitingBody")
+    XCTAssertNotEqual(status, 0, output)
+    XCTAssertTrue(output.contains("failed; schedule 0 (FIFO) passes"), output)
+    XCTAssertTrue(output.contains("XCTAssertEqual failed"), output)
   }
 
   func testExploreSchedulesRunsFromAMainActorMethod() throws {
@@ -121,17 +131,30 @@ final class ExploreSchedulesXCTAssertFixtures: XCTestCase {
     }
   }
 
-  func testABodyWithNoScheduler() async {
+  func testABodyResumedFromAThreadOfItsOwn() async {
     guard Self.isChild else { return }
     await exploreSchedules(50, seed: 5) {
-      let scheduled = DispatchGroup()
+      let value = await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
+        Thread.detachNewThread { continuation.resume(returning: 1) }
+      }
+      XCTAssertEqual(value, 1)
+    }
+  }
+
+  func testAnAwaitingBody() async {
+    guard Self.isChild else { return }
+    await exploreSchedules(50, seed: 5) {
+      let log = AppendLog()
       async let first: Void = {
-        scheduled.enter(); scheduled.leave()
+        try? await Task.sleep(for: .milliseconds(10))
+        log.append("first")
       }()
       async let second: Void = {
-        scheduled.enter(); scheduled.leave()
+        try? await Task.sleep(for: .milliseconds(10))
+        log.append("second")
       }()
       _ = await (first, second)
+      XCTAssertEqual(log.all, ["first", "second"])
     }
   }
 
@@ -150,4 +173,11 @@ final class ExploreSchedulesXCTAssertFixtures: XCTestCase {
       XCTAssertEqual(self.count, 1, "the main actor's count")
     }
   }
+}
+
+/// Lines appended from any task.
+private final class AppendLog: Sendable {
+  private let lines = Mutex<[String]>([])
+  func append(_ line: String) { lines.withLock { $0.append(line) } }
+  var all: [String] { lines.withLock { $0 } }
 }

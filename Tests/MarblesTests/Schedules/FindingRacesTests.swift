@@ -40,16 +40,17 @@ import Testing
     let report = """
       schedule 1 of 100 (every order within 1 departure, seed 0x2a) failed; schedule 0 (FIFO) passes
       the order that failed, 1 departure from FIFO (marked *):
-        job          1   2   3   4   5   6   7   8   9  10  11  12  13  14  15  16  17
-        tick         0   0   0   0   0   0   0   0   0   0   0   0   0   0   0   0   0
-        first            ●               ●               ●           ●
-        second      ●*               ●               ●           ●           ●       ●
-        actor jobs           ●   ●           ●   ●           ●           ●       ●
+        job          1   2   3   4   5   6   7   8   9  10  11  12  13  14  15  16  17  18  19  20  21  22
+        tick         0   0   0   0   0   0   0   0   0   0   0   0   0   0   0   0   0   0   0   0   0   0
+        test             ●   ●   ●
+        first                            ●               ●               ●           ●
+        second                      ●*               ●               ●           ●           ●       ●
+        actor jobs   ●                       ●   ●           ●   ●           ●           ●       ●       ●
       replay it: @Test(.exploringSchedules(replay: "mrb2-c-alfk-0.t2.2.5unw")), or \
       exploreSchedules(replay: "mrb2-c-alfk-0.t2.2.5unw")
       """
     #expect(issues.count == 1)
-    #expect(issues.first?.sourceLocation?.fileID == "MarblesTests/Account.swift")
+    #expect(issues.first?.sourceLocation?.fileID == "MarblesTests/RacyApp.swift")
     #expect(issues.first?.sourceLocation?.line == 28)
     #expect(issues.first.map { "\($0.kind)" } == "Expectation failed: await account.balance >= 0")
     #expect(issues.first?.commentText == report)
@@ -60,12 +61,12 @@ import Testing
     #expect(exploration?.failure?.replay == "mrb2-c-alfk-0.t2.2.5unw")
     #expect(
       exploration?.failure?.issues == [
-        "MarblesTests/Account.swift:28: Expectation failed: await account.balance >= 0"
+        "MarblesTests/RacyApp.swift:28: Expectation failed: await account.balance >= 0"
       ])
     // The returned failure's description still holds the issue, for code that reads it.
     #expect(
       exploration?.failure?.description.contains(
-        "\n  MarblesTests/Account.swift:28: Expectation failed: await account.balance "
+        "\n  MarblesTests/RacyApp.swift:28: Expectation failed: await account.balance "
           + ">= 0\n") == true)
   }
 

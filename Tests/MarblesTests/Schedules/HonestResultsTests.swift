@@ -3,9 +3,9 @@ import Marbles
 import TestSupport
 import Testing
 
-/// An exploration's result says only what ran (issue 47.3): a body that no scheduler followed was
-/// not explored, and fails saying so; a body with nothing ever ready beside something else has
-/// "nothing to explore"; neither is exhaustive.
+/// An exploration's result says only what ran (issue 47.3): a body whose work ran outside virtual
+/// time was not explored there, and fails saying so; a body with nothing ever ready beside
+/// something else has "nothing to explore"; neither is exhaustive.
 @Suite(.takesIssues) struct HonestResultsTests {
   /// Two `async let` children that wake at the same tick and race to set a flag — in a test that
   /// makes no scheduler and opens no world: it runs in real time, once.
@@ -23,29 +23,44 @@ import Testing
     #expect(log.all.count == 2)
   }
 
-  @Test func aBodyNoSchedulerFollowedIsNotExploredAndFails() async {
+  /// A body whose work is resumed from a thread of its own: that resumption's order is the
+  /// kernel's, not a schedule's.
+  static func resumedFromAThreadOfItsOwn() async {
+    let value = await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
+      Platform.startThread { continuation.resume(returning: 1) }
+    }
+    #expect(value == 1)
+  }
+
+  /// On 2026-11-28's `main` a body that only awaits ran once in real time and was reported as
+  /// "nothing was explored"; now it runs in a world per schedule (`WorldExplorationTests`), and
+  /// only work outside virtual time is named, as a failure.
+  @Test func aBodyWhoseWorkRanOutsideVirtualTimeFailsSayingSo() async {
     var exploration: ScheduleExploration?
     let issues = await takingIssues {
-      exploration = await exploreSchedules(50, seed: 1) { await Self.twoChildrenRace() }
+      exploration = await exploreSchedules(50, seed: 1) { await Self.resumedFromAThreadOfItsOwn() }
     }
     let result = exploration
-    #expect(result?.schedulesRun == 1)
     #expect(result?.isExhaustive == false)
-    #expect(result?.failure?.description.hasPrefix("nothing was explored: ") == true, "\(result!)")
+    let prefix = "part of the body ran outside virtual time, where no schedule chose its order"
+    #expect(result?.failure?.description.hasPrefix(prefix) == true, "\(result!)")
+    #expect(result?.failure?.description.contains("resumed from outside virtual time") == true)
     #expect(issues.count == 1, "\(issues)")
-    #expect(issues.first?.commentText.hasPrefix("nothing was explored: ") == true, "\(issues)")
+    #expect(issues.first?.commentText.hasPrefix(prefix) == true, "\(issues)")
     #expect(!(result?.description.contains("every order") ?? true))
   }
 
-  @Test func theTraitOnABodyNoSchedulerFollowedFails() async throws {
+  @Test func theTraitOnABodyWhoseWorkRanOutsideVirtualTimeFails() async throws {
     let test = try #require(Test.current)
     let issues = await takingIssues {
       try? await ExploringSchedulesTrait.exploringSchedules(50, seed: 1).provideScope(
         for: test, testCase: nil
-      ) { await Self.twoChildrenRace() }
+      ) { await Self.resumedFromAThreadOfItsOwn() }
     }
     #expect(issues.count == 1, "\(issues)")
-    #expect(issues.first?.commentText.hasPrefix("nothing was explored: ") == true, "\(issues)")
+    #expect(
+      issues.first?.commentText.hasPrefix("part of the body ran outside virtual time") == true,
+      "\(issues)")
   }
 
   @Test func aBodyWithNothingReadyTogetherHasNothingToExplore() async {

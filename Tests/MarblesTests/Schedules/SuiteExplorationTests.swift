@@ -14,7 +14,7 @@ import Testing
     ).output
     #expect(
       output.contains(
-        "Test twoWithdrawalsInAnExploredSuite() recorded an issue at Account.swift:28:3"),
+        "Test twoWithdrawalsInAnExploredSuite() recorded an issue at RacyApp.swift:28:3"),
       "\(output.suffix(3000))")
     #expect(
       output.contains("schedule 1 of 100 (every order within 1 departure, seed 0x2a) failed"),

@@ -19,8 +19,11 @@ extension TaskDriver {
     makeReady(job, on: .preferred)
   }
 
-  /// Notes that a driven task was resumed by code that is neither driven work nor the test's.
-  func noteResumptionFromOutside() {
+  /// Notes that a driven task was resumed by code that is neither driven work nor the test's —
+  /// for the root, only under an explored schedule (the world waits for such help in real time,
+  /// and a plain run's reports need no note of it; an exploration's result does).
+  func noteResumptionFromOutside(ofTheRoot isRoot: Bool = false) {
+    guard !isRoot || schedule != nil else { return }
     note(
       "a driven task was resumed from outside virtual time, by code the scheduler does not "
         + "drive — a thread, a Dispatch queue, an actor with an executor of its own")
@@ -34,7 +37,7 @@ extension TaskDriver {
     if standardSleepCount.load(ordering: .acquiring) > 0, Jobs.isCancelledTask(job) {
       endStandardSleepEarly(of: job)
     }
-    let isContinued = continuesTheRunningStep(job, on: target)
+    let isContinued = continuesTheRunningStep(job, on: target) || isAHopOfTheRunningStep(on: target)
     let ordinal = schedule == nil ? nil : Jobs.taskID(of: job).flatMap { runOrdinal(of: $0) }
     let isAbandoned = ready.withLock { ready -> Bool in
       // NB: read under the ready lock, which a give-up holds while it sets the flag and empties
@@ -117,7 +120,14 @@ extension TaskDriver {
   ///
   /// - Returns: `false` if the job is bound for the main actor and the main queue did not take it
   ///   within ``stallTimeout``; it then runs whenever the main queue comes free.
-  func run(_ ready: ReadyJob, waitsForever: Bool = false) -> Bool {
+  ///
+  /// - Parameters:
+  ///   - ready: The job.
+  ///   - waitsForever: Whether a job bound for the main actor waits for the main queue as long
+  ///     as it takes (the test's own).
+  ///   - isAWorldStep: Whether the world's loop runs it: under an explored schedule its hops are
+  ///     then choices (a scheduler's own drains keep the generic executor's order).
+  func run(_ ready: ReadyJob, waitsForever: Bool = false, isAWorldStep: Bool = false) -> Bool {
     let job = ready.job
     let taskID = Jobs.taskID(of: job)
     stepTask.store(taskID ?? 0, ordering: .relaxed)
@@ -131,11 +141,22 @@ extension TaskDriver {
         world?.forgetNumber(of: child.id)
       }
     }
+    let hopsAreChoices = isAWorldStep && schedule != nil
     switch ready.target {
-    case .global where DefaultExecutor.isRouting:
+    case .global where DefaultExecutor.isRouting && !hopsAreChoices:
+      // NB: on the generic executor a task that calls a free actor switches to it on this thread,
+      // as the runtime's fast path does. In a world's step under an explored schedule the job
+      // runs on the driver instead, where every hop onto or off an actor is enqueued: which task
+      // reaches an actor first — a race between the pool's threads — is a schedule's choice.
       Jobs.runOnGenericExecutor(job)
     case .global, .preferred:
+      guard hopsAreChoices else {
+        job.runSynchronously(on: asUnownedTaskExecutor())
+        return true
+      }
+      threadWhoseHopsAreChoices.store(ThreadSlot.threadID, ordering: .relaxed)
       job.runSynchronously(on: asUnownedTaskExecutor())
+      threadWhoseHopsAreChoices.store(0, ordering: .relaxed)
     case .main where MainQueue.isCurrent:
       job.runSynchronously(on: MainActorRouter.shared.asUnownedSerialExecutor())
     case .main:
@@ -176,6 +197,18 @@ extension TaskDriver {
       return false
     }
     return id == stepTask.load(ordering: .relaxed)
+  }
+
+  /// Whether a job enqueued now is a hop of the step running here, under an explored schedule:
+  /// its work runs on the driver rather than on the generic executor (see ``run(_:waitsForever:)``),
+  /// so the runtime enqueues a task's switch onto an actor, or off it, with no task current,
+  /// where the generic executor would have switched on this thread at once. Such a job runs next
+  /// in FIFO order — the order of a run without exploring — and is a choice the schedule may
+  /// depart from.
+  func isAHopOfTheRunningStep(on target: Target) -> Bool {
+    guard target == .global, Jobs.currentTask == nil else { return false }
+    let thread = threadWhoseHopsAreChoices.load(ordering: .relaxed)
+    return thread != 0 && thread == ThreadSlot.threadID
   }
 
   /// Sends a job where it would have gone without the driver, cancelling its task first if asked.

@@ -67,6 +67,9 @@ package final class TaskDriver: TaskExecutor {
   let standardSleepCount = Atomic(0)
   /// The task whose step runs now, or 0.
   let stepTask = Atomic<UInt64>(0)
+  /// The thread running a step of the world's loop under an explored schedule now, or 0: that
+  /// step's hops onto and off actors are enqueued, each a choice (``isAHopOfTheRunningStep(on:)``).
+  let threadWhoseHopsAreChoices = Atomic<UInt>(0)
   /// The wake-up jobs of sleeps cancelled by this driver's work, freed when that work's job
   /// returns (``freeEndedSleep(_:)``).
   private let endedSleepWakes = Locked<[UnownedJob]>([])

@@ -119,19 +119,26 @@ package final class ScheduleRun: Sendable {
     state.withLock { $0.names[id] = name }
   }
 
-  /// Notes what driven work did outside virtual time during the run: its order there was not
-  /// the schedule's.
+  /// Names the current task's lane in the report: the test's own task, run in the world an
+  /// exploration opened for the run, is "test".
+  package func nameTheCurrentTask(_ name: String) {
+    if let id = Jobs.currentTaskID { self.name(task: id, name) }
+  }
+
   /// A scheduler was made to follow the run's choices.
   func noteFollowed() {
     state.withLock { $0.isFollowed = true }
   }
 
   /// Whether a scheduler followed the run: `false` when the body made none (it ran outside
-  /// virtual time, or in a world opened before the exploration), and so nothing was explored.
+  /// virtual time), and so nothing was explored. An exploration runs each schedule in a world of its
+  /// own, whose scheduler follows the run.
   package var isFollowed: Bool {
     state.withLock { $0.isFollowed }
   }
 
+  /// Notes what driven work did outside virtual time during the run: its order there was not
+  /// the schedule's.
   func noteUncontrolled(_ note: String) {
     state.withLock { state in
       if !state.uncontrolled.contains(note) { state.uncontrolled.append(note) }

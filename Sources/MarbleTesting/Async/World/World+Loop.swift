@@ -156,12 +156,14 @@ extension World {
       }
     }
     driver.drain {
-      _ = driver.run(job, waitsForever: isRoot)
+      _ = driver.run(job, waitsForever: isRoot, isAWorldStep: true)
     }
     // NB: the root is no driver's task: nothing to forget.
     guard isRoot else {
       driver.forgetIfComplete(id)
-      return true
+      // A task leaving an actor whose job ran on the driver (a step whose hops are choices) runs
+      // on inline, the root too: the root may have finished in another task's job.
+      return rootStatus?.isComplete != true
     }
     state.withLock { state in
       state.rootJobs = max(0, state.rootJobs - 1)

@@ -68,6 +68,9 @@ extension World {
   /// One step on the loop's own thread: a ready job, else (the root waits) the next due action,
   /// else the idle decision.
   func step(_ next: Step) {
+    // NB: the root may have finished inside another task's job (``runHere(_:of:isRoot:)``), on
+    // the main thread too, which leaves the close to this thread.
+    if closeIfRootFinished() { return }
     switch step(next, isOnTheMainThread: false) {
     case .nothing, .theNextDecision: return
     case .theRootsJob(let job, let driver): _ = run(job, of: driver)

@@ -1,0 +1,248 @@
+import Foundation
+import MarbleTesting
+import Marbles
+import TestSupport
+import Testing
+
+/// Exploring a test written the way the code is written (issue 47.1, 47.2): each schedule runs in
+/// a world of its own, and the world's loop makes every choice a drain makes — `async let`
+/// children, plain tasks, which task reaches an actor first, wake-ups at one tick, the test's own
+/// jobs. On 2026-11-28's `main` a body that only awaits ran once, in real time, and passed.
+@Suite(.takesIssues) struct WorldExplorationTests {
+  /// Two `async let` children that wake at the same tick and race to append to a log.
+  static func twoChildrenRace() async {
+    let log = Log()
+    async let first: Void = {
+      try? await Task.sleep(for: .milliseconds(10))
+      log.append("first")
+    }()
+    async let second: Void = {
+      try? await Task.sleep(for: .milliseconds(10))
+      log.append("second")
+    }()
+    _ = await (first, second)
+    #expect(log.all == ["first", "second"])
+  }
+
+  /// The token client's launch, refreshing once, written the ways the docs show.
+  enum Shape: String, CaseIterable, Sendable {
+    /// `scheduler.task(name:)` for each launch path, and `scheduler.run()`.
+    case namedTasks
+    /// `scheduler.task { await appLaunch(client) }`, whose launch uses `async let`.
+    case launchAsAScheduledTask
+    /// `withVirtualTime` around the app's launch.
+    case launchInWithVirtualTime
+    /// `withVirtualTime` around two plain `Task`s, awaited.
+    case plainTasksInWithVirtualTime
+    /// The launch, awaited: the exploration's own world.
+    case launchAwaited
+  }
+
+  static func launchRefreshesOnce(_ shape: Shape) async {
+    let client = TokenClient()
+    switch shape {
+    case .namedTasks:
+      let scheduler = TestScheduler()
+      let session = Session()
+      scheduler.task(name: "feed") { await loadFeed(client) }
+      scheduler.task(name: "profile") { await loadProfile(client, session) }
+      scheduler.run()
+    case .launchAsAScheduledTask:
+      let scheduler = TestScheduler()
+      scheduler.task { await appLaunch(client) }
+      scheduler.run()
+    case .launchInWithVirtualTime:
+      await withVirtualTime { _ in await appLaunch(client) }
+    case .plainTasksInWithVirtualTime:
+      await withVirtualTime { _ in
+        let session = Session()
+        let feed = Task { await loadFeed(client) }
+        let profile = Task { await loadProfile(client, session) }
+        await feed.value
+        await profile.value
+      }
+    case .launchAwaited:
+      await appLaunch(client)
+    }
+    #expect(await client.refreshes == 1)
+  }
+
+  @Test(arguments: Shape.allCases)
+  func theTokenRaceIsFoundWithin100Schedules(_ shape: Shape) async {
+    var exploration: ScheduleExploration?
+    let issues = await takingIssues {
+      exploration = await exploreSchedules(100, seed: 3) { await Self.launchRefreshesOnce(shape) }
+    }
+    let failure = exploration?.failure
+    #expect(failure != nil, "\(String(describing: exploration))")
+    #expect(failure?.issues.first?.contains("client.refreshes == 1") == true, "\(issues)")
+    #expect(issues.count == 1)
+    // Its token replays it: the same failure.
+    if let token = failure?.replay {
+      let replayed = await takingIssues {
+        _ = await exploreSchedules(replay: token) { await Self.launchRefreshesOnce(shape) }
+      }
+      #expect(replayed.first?.commentText.hasPrefix("the replayed schedule failed") == true)
+    }
+  }
+
+  @Test func theAsyncLetRaceIsFoundWithin50Schedules() async {
+    var exploration: ScheduleExploration?
+    let issues = await takingIssues {
+      exploration = await exploreSchedules(50, seed: 1) { await Self.twoChildrenRace() }
+    }
+    #expect(exploration?.failure?.schedule == 1, "\(String(describing: exploration))")
+    #expect(issues.count == 1)
+    #expect(
+      issues.first.map { "\($0.kind)" }
+        == #"Expectation failed: (log.all → ["second", "first"]) == ["first", "second"]"#)
+  }
+
+  /// The test's own task has a lane of its own, "test".
+  @Test func theTestsOwnJobsHaveALaneNamedTest() async {
+    let issues = await takingIssues {
+      await exploreSchedules(50, seed: 1) { await Self.twoChildrenRace() }
+    }
+    #expect(issues.first?.commentText.contains("\n  test    ") == true, "\(issues)")
+  }
+
+  /// Inside a `.virtualTime` test each schedule runs on a scheduler of its own on the world's
+  /// timeline: the race is found, and the world's time goes on from where the runs left it.
+  @Test(.virtualTime) func insideAVirtualTimeTest() async throws {
+    let issues = await takingIssues {
+      let exploration = await exploreSchedules(50, seed: 1) { await Self.twoChildrenRace() }
+      #expect(exploration.failure?.schedule == 1)
+    }
+    #expect(issues.count == 1)
+    let scheduler = try #require(TestScheduler.current)
+    let before = ContinuousClock.now
+    let start = scheduler.now
+    try await Task.sleep(for: .seconds(1))
+    #expect(scheduler.now == start + 1_000)
+    #expect(ContinuousClock.now - before == .seconds(1))
+  }
+
+  /// Correct code stays green: two tasks that each sleep and bump a counter.
+  @Test func correctCodeThatAwaitsPassesEveryOrder() async {
+    let exploration = await exploreSchedules(100, seed: 5) {
+      let counter = Counter()
+      async let one: Void = {
+        try? await Task.sleep(for: .milliseconds(10)); await counter.bump()
+      }()
+      async let two: Void = {
+        try? await Task.sleep(for: .milliseconds(10)); await counter.bump()
+      }()
+      _ = await (one, two)
+      #expect(await counter.value == 2)
+    }
+    #expect(exploration.failure == nil, "\(exploration)")
+    #expect(exploration.choicePoints > 0)
+    // In a world each sleep's wake-up, each hop to the counter and each of the test's own jobs is
+    // a choice: a tree larger than 100, which the result does not call whole.
+    #expect(exploration.schedulesRun == 100)
+    #expect(!exploration.isExhaustive, "\(exploration)")
+  }
+
+  actor Counter {
+    private(set) var value = 0
+    func bump() { value += 1 }
+  }
+
+  /// The trait forms, run as Swift Testing runs them, in a process of their own: each finds its
+  /// race and reports it with its token.
+  @Test func theTraitsFindTheRacesInTestsThatAwait() async throws {
+    let output = try await runTestsInAChildProcess(
+      filter: "WorldExplorationFixture", environment: ["MARBLES_WORLD_EXPLORATION_CHILD": "1"]
+    ).output
+    for test in WorldExplorationFixture.failing {
+      #expect(
+        output.contains("Test \(test)() recorded an issue at "), "\(test)\n\(output.suffix(4000))")
+    }
+    let reports = output.components(separatedBy: "replay it: @Test(.exploringSchedules(replay:")
+    #expect(reports.count - 1 == WorldExplorationFixture.failing.count, "\(output.suffix(4000))")
+    #expect(
+      output.contains(
+        "Test run with \(WorldExplorationFixture.failing.count) tests in 1 suite failed"),
+      "\(output.suffix(3000))")
+  }
+
+  /// `MARBLES_EXPLORE=N` explores every test that runs in a world: a `.virtualTime` test with no
+  /// exploring trait of its own.
+  @Test func marblesExploreExploresEveryTestInAWorld() async throws {
+    let output = try await runTestsInAChildProcess(
+      filter: "ExploreEveryWorldFixture",
+      environment: ["MARBLES_EXPLORE_EVERY_WORLD_CHILD": "1", "MARBLES_EXPLORE": "50"]
+    ).output
+    #expect(
+      output.contains(
+        "Test launchRefreshesOnce() recorded an issue at WorldExplorationTests.swift"),
+      "\(output.suffix(4000))")
+    #expect(output.contains(" of 50 ("), "\(output.suffix(4000))")
+    #expect(output.contains("Test aPlainTestIsNotExplored() passed"), "\(output.suffix(4000))")
+    // Without the variable, the same tests pass: one run each, in FIFO order.
+    let plain = try await runTestsInAChildProcess(
+      filter: "ExploreEveryWorldFixture", environment: ["MARBLES_EXPLORE_EVERY_WORLD_CHILD": "1"]
+    ).output
+    #expect(plain.contains("Test run with 2 tests in 1 suite passed"), "\(plain.suffix(3000))")
+  }
+}
+
+/// Run by `WorldExplorationTests` in a process of its own (skipped in the suite's own run).
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["MARBLES_WORLD_EXPLORATION_CHILD"] != nil))
+struct WorldExplorationFixture {
+  static let failing = [
+    "asyncLetWithTheTrait", "asyncLetWithBothTraits", "asyncLetWithBothTraitsTheOtherWay",
+    "tokenWithTheTraitAndNamedTasks", "tokenWithTheTraitAndWithVirtualTime",
+    "tokenWithBothTraits", "launchRefreshesTheTokenOnce",
+  ]
+
+  @Test(.exploringSchedules(50, seed: 1)) func asyncLetWithTheTrait() async {
+    await WorldExplorationTests.twoChildrenRace()
+  }
+
+  @Test(.virtualTime, .exploringSchedules(50, seed: 1)) func asyncLetWithBothTraits() async {
+    await WorldExplorationTests.twoChildrenRace()
+  }
+
+  @Test(.exploringSchedules(50, seed: 1), .virtualTime) func asyncLetWithBothTraitsTheOtherWay()
+    async
+  {
+    await WorldExplorationTests.twoChildrenRace()
+  }
+
+  @Test(.exploringSchedules(100, seed: 3)) func tokenWithTheTraitAndNamedTasks() async {
+    await WorldExplorationTests.launchRefreshesOnce(.namedTasks)
+  }
+
+  @Test(.exploringSchedules(100, seed: 3)) func tokenWithTheTraitAndWithVirtualTime() async {
+    await WorldExplorationTests.launchRefreshesOnce(.plainTasksInWithVirtualTime)
+  }
+
+  @Test(.virtualTime, .exploringSchedules(100, seed: 3)) func tokenWithBothTraits() async {
+    await WorldExplorationTests.launchRefreshesOnce(.launchAwaited)
+  }
+
+  // snippet: finding-races-awaiting
+  @Test(.exploringSchedules(100, seed: 3)) func launchRefreshesTheTokenOnce() async {
+    let client = TokenClient()
+    await appLaunch(client)
+    #expect(await client.refreshes == 1)
+  }
+  // snippet-end
+}
+
+/// Run by `WorldExplorationTests` with `MARBLES_EXPLORE=50`, in a process of its own.
+@Suite(
+  .enabled(if: ProcessInfo.processInfo.environment["MARBLES_EXPLORE_EVERY_WORLD_CHILD"] != nil))
+struct ExploreEveryWorldFixture {
+  @Test(.virtualTime) func launchRefreshesOnce() async {
+    let client = TokenClient()
+    await appLaunch(client)
+    #expect(await client.refreshes == 1)
+  }
+
+  /// No world: not explored, and passes.
+  @Test func aPlainTestIsNotExplored() async {
+    #expect(ScheduleRun.current == nil)
+  }
+}
