@@ -32,6 +32,23 @@ enum Schedules {
     return await total.value == 55
   }
 
+  /// The same test written the way the code is written: ten tasks awaited, in a world of its own
+  /// (what `.virtualTime` and an exploration's run open), with no scheduler driven by the test.
+  static func orderIndependentAwaited() async -> Bool {
+    await withVirtualTime { _ in
+      let total = Total()
+      await withTaskGroup(of: Void.self) { group in
+        for amount in 1...10 {
+          group.addTask {
+            await Task.yield()
+            await total.add(amount)
+          }
+        }
+      }
+      return await total.value == 55
+    }
+  }
+
   static func strategy(_ name: String, seed: UInt64, schedule: Int, length: Int)
     -> any ScheduleStrategy
   {
@@ -106,6 +123,19 @@ enum Schedules {
       }
       return outcome.schedulesRun
     }
+    // The same for the test that awaits (47.7): each run in a world of its own, plain and
+    // explored — an exploration's run is what `exploreSchedules` and the trait run.
+    let plainAwaited = await Harness.median {
+      var passed = 0
+      for _ in 0..<100 where await orderIndependentAwaited() { passed += 1 }
+      return passed
+    }
+    let exploredAwaited = await Harness.median {
+      let outcome = await ScheduleExplorer.explore(count: 100, seed: 42) { schedule in
+        await run(schedule) { await orderIndependentAwaited() }
+      }
+      return outcome.schedulesRun
+    }
     print(
       Harness.Measurement(
         name: "k. 100 plain runs of a small async test", seconds: plain, items: 100
@@ -114,6 +144,16 @@ enum Schedules {
     print(
       Harness.Measurement(
         name: "k. 100 explored schedules of it", seconds: explored, items: 100, baseline: plain
+      ).line)
+    print(
+      Harness.Measurement(
+        name: "k. 100 plain runs of it, awaited in a world", seconds: plainAwaited, items: 100
+      )
+      .line)
+    print(
+      Harness.Measurement(
+        name: "k. 100 explored schedules of that", seconds: exploredAwaited, items: 100,
+        baseline: plainAwaited
       ).line)
   }
 }
