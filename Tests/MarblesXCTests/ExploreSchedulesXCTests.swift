@@ -135,7 +135,11 @@ final class ExploreSchedulesXCTAssertFixtures: XCTestCase {
     guard Self.isChild else { return }
     await exploreSchedules(50, seed: 5) {
       let value = await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
-        Thread.detachNewThread { continuation.resume(returning: 1) }
+        // NB: after a moment, so that the task has suspended.
+        Thread.detachNewThread {
+          Thread.sleep(forTimeInterval: 0.05)
+          continuation.resume(returning: 1)
+        }
       }
       XCTAssertEqual(value, 1)
     }

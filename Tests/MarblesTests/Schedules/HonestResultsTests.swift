@@ -1,3 +1,4 @@
+import Foundation
 import MarbleTesting
 import Marbles
 import TestSupport
@@ -27,7 +28,12 @@ import Testing
   /// kernel's, not a schedule's.
   static func resumedFromAThreadOfItsOwn() async {
     let value = await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
-      Platform.startThread { continuation.resume(returning: 1) }
+      // NB: after a moment, so that the task has suspended (a resumption before it does is no
+      // resumption from outside).
+      Thread.detachNewThread {
+        Thread.sleep(forTimeInterval: 0.05)
+        continuation.resume(returning: 1)
+      }
     }
     #expect(value == 1)
   }
@@ -38,7 +44,7 @@ import Testing
   @Test func aBodyWhoseWorkRanOutsideVirtualTimeFailsSayingSo() async {
     var exploration: ScheduleExploration?
     let issues = await takingIssues {
-      exploration = await exploreSchedules(50, seed: 1) { await Self.resumedFromAThreadOfItsOwn() }
+      exploration = await exploreSchedules(5, seed: 1) { await Self.resumedFromAThreadOfItsOwn() }
     }
     let result = exploration
     #expect(result?.isExhaustive == false)
@@ -53,7 +59,7 @@ import Testing
   @Test func theTraitOnABodyWhoseWorkRanOutsideVirtualTimeFails() async throws {
     let test = try #require(Test.current)
     let issues = await takingIssues {
-      try? await ExploringSchedulesTrait.exploringSchedules(50, seed: 1).provideScope(
+      try? await ExploringSchedulesTrait.exploringSchedules(5, seed: 1).provideScope(
         for: test, testCase: nil
       ) { await Self.resumedFromAThreadOfItsOwn() }
     }
