@@ -118,7 +118,7 @@ static const char *executable_symbol(const void *address) {
 }
 #endif
 
-int marbles_backtrace(void *_Nullable *_Nonnull frames, int count) {
+int marbles_unwound_backtrace(void *_Nullable *_Nonnull frames, int count) {
 #if defined(__linux__) || defined(__APPLE__)
   return backtrace(frames, count);
 #else
@@ -126,6 +126,56 @@ int marbles_backtrace(void *_Nullable *_Nonnull frames, int count) {
   (void)count;
   return 0;
 #endif
+}
+
+#if defined(__linux__) && (defined(__x86_64__) || defined(__aarch64__))
+/// This thread's stack, read once per thread: the frame-pointer walk reads nothing outside it.
+static __thread uintptr_t stack_high;
+
+static uintptr_t thread_stack_high(void) {
+  if (stack_high) return stack_high;
+  pthread_attr_t attributes;
+  if (pthread_getattr_np(pthread_self(), &attributes) != 0) return 0;
+  void *low = 0;
+  size_t size = 0;
+  int failed = pthread_attr_getstack(&attributes, &low, &size);
+  pthread_attr_destroy(&attributes);
+  if (failed || !low) return 0;
+  stack_high = (uintptr_t)low + size;
+  return stack_high;
+}
+#endif
+
+/// The return addresses of the calls that led here by the chain of frame pointers, which Swift
+/// code and the Swift runtime keep: each frame holds its caller's frame and its return address.
+/// Every read stays between this frame and the top of the thread's stack, and a chain that goes
+/// the wrong way ends the walk, so a frame without a frame pointer ends it early (the unwinder,
+/// `backtrace`, then takes over) but never reads outside the stack. About a hundred times cheaper
+/// than unwinding by the tables, which looks up each frame's unwind information.
+__attribute__((noinline)) int marbles_backtrace(void *_Nullable *_Nonnull frames, int count) {
+#if defined(__linux__) && (defined(__x86_64__) || defined(__aarch64__))
+  uintptr_t high = thread_stack_high();
+  uintptr_t frame = (uintptr_t)__builtin_frame_address(0);
+  uintptr_t low = frame;
+  int found = 0;
+  // The first entry is where this function was called, as `backtrace`'s first is inside it.
+  while (high && found < count) {
+    if (frame < low || frame + 2 * sizeof(uintptr_t) > high || (frame & (sizeof(uintptr_t) - 1)))
+      break;
+    uintptr_t caller = ((const uintptr_t *)frame)[0];
+    uintptr_t returns = ((const uintptr_t *)frame)[1];
+    if (!returns) break;
+    frames[found++] = (void *)returns;
+    // NB: an async function's frame marks its saved frame pointer with bit 60 (Swift's extended
+    // frame layout); the frame it points to is an ordinary one.
+    caller &= ~((uintptr_t)1 << 60);
+    if (caller <= frame) break;
+    frame = caller;
+  }
+  // A walk cut short by a frame with no frame pointer: the unwinder reads the tables instead.
+  if (found >= 6 || found == count) return found;
+#endif
+  return marbles_unwound_backtrace(frames, count);
 }
 
 bool marbles_symbol_name(const void *address, char *buffer, size_t size) {

@@ -288,8 +288,12 @@ void marbles_dispatch_async(
 // MARK: Where code is
 
 /// The return addresses of the calls that led here, innermost first, into `frames` (at most
-/// `count`); how many it found.
+/// `count`); how many it found. By the chain of frame pointers where it reaches far enough, else
+/// by the unwinder.
 int marbles_backtrace(void *_Nullable *_Nonnull frames, int count);
+
+/// The same by the unwinder alone (`backtrace`), which reads each frame's unwind tables.
+int marbles_unwound_backtrace(void *_Nullable *_Nonnull frames, int count);
 
 /// The name of the function whose code holds `address` (mangled, as the symbol tables have it),
 /// into `buffer`; `false` where none is known.

@@ -163,4 +163,47 @@ import Testing
     }
   }
 
+  /// Swift code, and the Swift runtime's task creation, keep frame pointers on the toolchains
+  /// Marbles is built with: the chain of frame pointers gives the same callers as the unwinder —
+  /// what a report's start sites are read from (`StartSites`), about a hundred times cheaper.
+  @Suite struct FramePointerFacts {
+    @inline(never) static func bothBacktraces() -> (walked: [UInt], unwound: [UInt]) {
+      var walked = [UnsafeMutableRawPointer?](repeating: nil, count: 12)
+      var unwound = [UnsafeMutableRawPointer?](repeating: nil, count: 12)
+      let walkedCount = Int(marbles_backtrace(&walked, 12))
+      let unwoundCount = Int(marbles_unwound_backtrace(&unwound, 12))
+      return (
+        walked.prefix(walkedCount).map { UInt(bitPattern: $0) },
+        unwound.prefix(unwoundCount).map { UInt(bitPattern: $0) }
+      )
+    }
+
+    /// Whether the callers of `bothBacktraces` are the same in both, as far as both reach: the
+    /// walk's first entry is the call in `bothBacktraces`, the unwinder's first is inside
+    /// `marbles_unwound_backtrace` (which calls `backtrace`), and its second the call.
+    static func sameCallers(_ walked: [UInt], _ unwound: [UInt]) -> Bool {
+      let reach = min(walked.count, unwound.count - 1)
+      return reach > 1 && Array(walked[1..<reach]) == Array(unwound[2..<(reach + 1)])
+    }
+
+    @inline(never) static func nested(_ depth: Int) -> (walked: [UInt], unwound: [UInt]) {
+      depth == 0 ? bothBacktraces() : nested(depth - 1)
+    }
+
+    @Test func theChainOfFramePointersGivesTheUnwindersCallers() {
+      let (walked, unwound) = Self.nested(4)
+      #expect(walked.count >= 6, "\(walked)")
+      #expect(Self.sameCallers(walked, unwound), "\(walked) \(unwound)")
+    }
+
+    @Test func aTaskCreatedInAnAsyncFunctionIsTracedToItByTheChain() async {
+      let frames = Mutex<(walked: [UInt], unwound: [UInt])>(([], []))
+      let created = Task { frames.withLock { $0 = Self.nested(2) } }
+      await created.value
+      let (walked, unwound) = frames.withLock { $0 }
+      #expect(walked.count >= 6, "\(walked)")
+      #expect(Self.sameCallers(walked, unwound), "\(walked) \(unwound)")
+    }
+  }
+
 #endif
