@@ -46,7 +46,7 @@ docs-pictures:
 	scripts/docs-pictures.sh
 
 ## The concurrency and async tests under the thread sanitizer.
-TSAN_FILTER := Concurrency|VirtualClock|[Tt]woThreads|ParallelUse|TestClock|SignalValues|AsyncMarbles|DrivenWorld|Determinism|SearchViewModel|VirtualSleeps|StepByStep|OneClock|Schedule|RaceBugs|Soundness|FindingRaces|ExploredDrain
+TSAN_FILTER := Concurrency|VirtualClock|[Tt]woThreads|ParallelUse|TestClock|SignalValues|AsyncMarbles|DrivenWorld|Determinism|SearchViewModel|VirtualSleeps|StepByStep|OneClock|Schedule|RaceBugs|Soundness|FindingRaces|ExploredDrain|WorldExploration|HonestResults|FramePointer
 test-tsan:
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_FILTER)'
 	rm -f $(STALE_PLANS)

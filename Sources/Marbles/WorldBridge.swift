@@ -17,8 +17,11 @@ package enum WorldBridge: TestFrameworkBridge {
     return XCTestWatcher.shared.runningTest
   }
 
+  /// A reporter in the test's own context where a Swift Testing test runs (its issues need the
+  /// test's task locals); elsewhere — XCTest, which records from any thread, or no test at all —
+  /// one that reports where it is called, with nothing made per world.
   package static func makeReporter() -> any WorldReporter {
-    ContextReporter()
+    Test.current != nil ? ContextReporter() : DirectReporter()
   }
 
   package static func closeWhenTestEnds(_ world: World, _ test: RunningTest) {

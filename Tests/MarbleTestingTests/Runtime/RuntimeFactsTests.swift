@@ -179,11 +179,13 @@ import Testing
     }
 
     /// Whether the callers of `bothBacktraces` are the same in both, as far as both reach: the
-    /// walk's first entry is the call in `bothBacktraces`, the unwinder's first is inside
-    /// `marbles_unwound_backtrace` (which calls `backtrace`), and its second the call.
+    /// walk's first entry is the call in `bothBacktraces`; the unwinder's first entries are inside
+    /// `marbles_unwound_backtrace` (which calls `backtrace`, through the thread sanitizer's
+    /// interceptor under `--sanitize=thread`), then the call.
     static func sameCallers(_ walked: [UInt], _ unwound: [UInt]) -> Bool {
-      let reach = min(walked.count, unwound.count - 1)
-      return reach > 1 && Array(walked[1..<reach]) == Array(unwound[2..<(reach + 1)])
+      guard walked.count > 4, let start = unwound.firstIndex(of: walked[1]) else { return false }
+      let reach = min(walked.count - 1, unwound.count - start)
+      return reach >= 4 && Array(walked[1..<(1 + reach)]) == Array(unwound[start..<(start + reach)])
     }
 
     @inline(never) static func nested(_ depth: Int) -> (walked: [UInt], unwound: [UInt]) {
