@@ -21,10 +21,15 @@ build:
 ## build description makes it plan again (no recompiling). A clean clone is not affected.
 STALE_PLANS := Integrations/.build/debug.yaml .build-tsan-integrations/debug.yaml Benchmarks/.build/release.yaml Benchmarks/.build/debug.yaml
 
+## Two of Nimble's ported tests fail in a world, as findings (Integrations/README.md): a nonisolated
+## async expression runs on the main thread when the world steps there, and a blocking
+## Thread.sleep is no reason for the world's time to move, so Nimble's stall detector never fires.
+KNOWN_PORT_FINDINGS := --skip 'AsyncAwaitTest/testToEventuallyWithAsyncExpectationDoesNotNecessarilyExecutesExpressionOnMainActor' --skip 'AsyncAwaitTest/testWaitUntilDetectsStalledMainThreadActivity'
+
 test: check-imports check-portability
 	MARBLES_RECORD= $(SWIFT) test --parallel
 	rm -f $(STALE_PLANS)
-	MARBLES_RECORD= $(SWIFT) test --parallel --package-path Integrations --skip NeighboursTests
+	MARBLES_RECORD= $(SWIFT) test --parallel --package-path Integrations --skip NeighboursTests $(KNOWN_PORT_FINDINGS)
 	MARBLES_RECORD= $(SWIFT) test --package-path Integrations --filter NeighboursTests
 	MARBLES_INTEGRATIONS_BUILD=$(CURDIR)/Integrations/.build/debug $(SWIFT) test --skip-build --filter everyIntegrationsListingCompilesPastedIntoATestFile
 	$(MAKE) check-marbletesting-alone
@@ -50,7 +55,7 @@ TSAN_FILTER := Concurrency|VirtualClock|[Tt]woThreads|ParallelUse|TestClock|Sign
 test-tsan:
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_FILTER)'
 	rm -f $(STALE_PLANS)
-	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan-integrations --package-path Integrations --skip NeighboursTests
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan-integrations --package-path Integrations --skip NeighboursTests $(KNOWN_PORT_FINDINGS)
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan-integrations --package-path Integrations --filter NeighboursTests
 
 ## The async tests, 100 times each under --parallel: the root's and the Integrations package's.
@@ -65,7 +70,7 @@ integration-stress:
 	  $(SWIFT) test --parallel --skip-build --filter '$(STRESS_FILTER)' >/tmp/marbles-stress-root.log 2>&1 \
 	    || { failed=$$((failed + 1)); cp /tmp/marbles-stress-root.log /tmp/marbles-stress-root-$$run.log; \
 	         echo "run $$run: root async tests failed (/tmp/marbles-stress-root-$$run.log)"; }; \
-	  { $(SWIFT) test --parallel --skip-build --package-path Integrations --skip NeighboursTests \
+	  { $(SWIFT) test --parallel --skip-build --package-path Integrations --skip NeighboursTests $(KNOWN_PORT_FINDINGS) \
 	    && $(SWIFT) test --skip-build --package-path Integrations --filter NeighboursTests; } \
 	    >/tmp/marbles-stress-integrations.log 2>&1 \
 	    || { failed=$$((failed + 1)); cp /tmp/marbles-stress-integrations.log /tmp/marbles-stress-integrations-$$run.log; \
@@ -74,12 +79,12 @@ integration-stress:
 
 ## The real-clock suites are others' tests, kept as their authors wrote them (but for the world):
 ## not ours to reformat.
-VERBATIM_PORTS := Integrations/Tests/AsyncAlgorithmsRealClockTests Integrations/Tests/ServiceLifecycleRealClockTests
+VERBATIM_PORTS := Integrations/Tests/AsyncAlgorithmsRealClockTests Integrations/Tests/ServiceLifecycleRealClockTests Integrations/Tests/NimbleRealClockTests Integrations/Sources/NimbleSharedTestHelpers
 lint:
-	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Integrations/Package.swift Integrations/Sources $(filter-out $(VERBATIM_PORTS),$(wildcard Integrations/Tests/*)) MarblesOpenCombine/Package.swift
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Integrations/Package.swift $(filter-out $(VERBATIM_PORTS),$(wildcard Integrations/Sources/*) $(wildcard Integrations/Tests/*)) MarblesOpenCombine/Package.swift
 
 format:
-	$(SWIFT) format --in-place --recursive Package.swift Sources Tests Integrations/Package.swift Integrations/Sources $(filter-out $(VERBATIM_PORTS),$(wildcard Integrations/Tests/*)) MarblesOpenCombine/Package.swift
+	$(SWIFT) format --in-place --recursive Package.swift Sources Tests Integrations/Package.swift $(filter-out $(VERBATIM_PORTS),$(wildcard Integrations/Sources/*) $(wildcard Integrations/Tests/*)) MarblesOpenCombine/Package.swift
 
 ## Signals, MarbleTesting and MarbleFixtures must import no Foundation, XCTest or Testing.
 check-imports:

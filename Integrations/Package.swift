@@ -24,6 +24,7 @@ let package = Package(
     .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
     .package(url: "https://github.com/pointfreeco/combine-schedulers", from: "1.2.2"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+    .package(url: "https://github.com/Quick/Nimble.git", from: "14.0.0"),
   ],
   targets: [
     // App code as new app targets are built: on the main actor by default, nonisolated async
@@ -75,6 +76,22 @@ let package = Package(
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
       ]),
+    // Nimble's own async tests, which poll in real time (`toEventually`, `toAlways`, `toNever`)
+    // and call actors, from `@MainActor` test methods too: ported unchanged but for the world (one
+    // line per XCTest case class), with Nimble's shared test helpers (a target of Nimble's package
+    // that it does not ship as a product) copied verbatim.
+    .target(
+      name: "NimbleSharedTestHelpers",
+      dependencies: [.product(name: "Nimble", package: "Nimble")],
+      swiftSettings: [.swiftLanguageMode(.v5)]),
+    .testTarget(
+      name: "NimbleRealClockTests",
+      dependencies: [
+        "NimbleSharedTestHelpers",
+        .product(name: "MarbleTesting", package: "Marbles"),
+        .product(name: "Nimble", package: "Nimble"),
+      ],
+      swiftSettings: [.swiftLanguageMode(.v5)]),
     .testTarget(
       name: "SearchExampleTests",
       dependencies: [
