@@ -1,6 +1,7 @@
 import CMarbleRuntime
 import Dispatch
 @_spi(Internals) import Signals
+import Synchronization
 
 /// XCTest's synchronous waits drive the world: the world's code that blocks the main thread in a
 /// run loop, or keeps polling it — `wait(for:timeout:)`, `waitForExpectations(timeout:)` in an
@@ -90,7 +91,12 @@ extension World {
         continue
       }
       guard let top else { return }
-      if runNextDueAction(top: top, drivers: drivers) { continue }
+      // NB: a job a turn handed to the loop's queue is runnable: time waits for it.
+      if jobsUnderWay.load(ordering: .acquiring) == 0,
+        runNextDueAction(top: top, drivers: drivers)
+      {
+        continue
+      }
       // Nothing to run: the wait may end on its own (its timeout, work from outside).
       _ = waitForArrivals(upTo: .milliseconds(5))
     }

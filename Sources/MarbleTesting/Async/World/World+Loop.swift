@@ -172,6 +172,22 @@ extension World {
     return rootStatus?.isComplete != true
   }
 
+  /// Runs a job of the world that is not the main actor's on the loop's queue, for a turn on the
+  /// root thread; until it has run, it counts as runnable (``jobsUnderWay``), and then the next
+  /// turn is posted.
+  func handToTheLoop(_ job: TaskDriver.ReadyJob, of driver: TaskDriver) {
+    jobsUnderWay.add(1, ordering: .acquiringAndReleasing)
+    RealTime.reading {
+      loop.async { [self] in
+        driver.drain { _ = driver.run(job) }
+        driver.forgetIfComplete(Jobs.taskID(of: job.job))
+        jobsUnderWay.subtract(1, ordering: .acquiringAndReleasing)
+        wake()
+        postRootThreadTurn()
+      }
+    }
+  }
+
   /// Stops the loop until something wakes it, unless something arrived meanwhile.
   func park() {
     state.withLock { state in
@@ -201,9 +217,17 @@ extension World {
   func turnOnTheRootThread() {
     state.withLock { $0.isRootThreadTurnPosted = false }
     guard isOpen, state.withLock({ !$0.hasGivenUp }), let top, let core = top.core else { return }
+    // NB: a job handed to the loop's queue posts the next turn when it has run.
+    guard jobsUnderWay.load(ordering: .acquiring) == 0 else { return }
     for driver in drivers {
       if let job = driver.takeReadyJob() {
         state.withLock { $0.idleSince = nil }
+        guard job.target == .main else {
+          // A job bound for the generic executor runs off the main thread, as the pool runs it:
+          // code that is not the main actor's never sees the main thread.
+          handToTheLoop(job, of: driver)
+          return
+        }
         driver.drain { _ = driver.run(job) }
         driver.forgetIfComplete(Jobs.taskID(of: job.job))
         postRootThreadTurn()

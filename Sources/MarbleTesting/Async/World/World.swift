@@ -76,6 +76,9 @@ package final class World: @unchecked Sendable {
   let isRootOnTheMainQueue: Bool
   /// Whether the first turn of a root on the main queue is posted.
   let hasPostedTheFirstTurn = Atomic(false)
+  /// How many jobs of the world a turn on the root thread handed to the loop's queue and that have
+  /// not run to their end: runnable work, which time never moves past.
+  let jobsUnderWay = Atomic(0)
 
   struct State {
     /// The schedulers' drivers, bottom first.
