@@ -24,7 +24,8 @@ names="$(grep -vE '^(#|$)' "$allowed" | sed -E 's/[[:space:]].*//')"
 for seed in "${seeds[@]}"; do
   for package in . Integrations; do
     out="$log/$seed-${package//\//_}"
-    # The failures are the point: the runs' own exit statuses are not. XCTest runs with
+    # The failures are the point: the runs' own exit statuses are not. (Nimble's stall-detector
+    # test fails in any world, by design: the Makefile's KNOWN_PORT_FINDINGS.) XCTest runs with
     # --parallel, as `make test` runs it, each test in a process of its own: a serial run of this
     # package's XCTests now and then hangs in XCTest's tear-down wait when
     # SchedulerInAPropertyXCTests runs beside the others (an open bug).
@@ -33,7 +34,8 @@ for seed in "${seeds[@]}"; do
       --skip NeighboursTests >"$out.testing.log" 2>&1 || true
     MARBLES_RECORD= MARBLES_EXPLORE_EVERY_SCHEDULER="$seed" \
       "$swift" test --skip-build --parallel --disable-swift-testing --package-path "$package" \
-      --skip NeighboursTests >"$out.xctest.log" 2>&1 || true
+      --skip NeighboursTests --skip 'AsyncAwaitTest/testWaitUntilDetectsStalledMainThreadActivity' \
+      >"$out.xctest.log" 2>&1 || true
     # Swift Testing: "✘ Test name(…) recorded an issue" (or a display name in quotes); XCTest:
     # "Test Case 'Class.testName' failed".
     failed="$({

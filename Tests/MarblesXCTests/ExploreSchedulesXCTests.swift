@@ -134,13 +134,15 @@ final class ExploreSchedulesXCTAssertFixtures: XCTestCase {
   func testABodyResumedFromAThreadOfItsOwn() async {
     guard Self.isChild else { return }
     await exploreSchedules(50, seed: 5) {
-      let value = await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
-        // NB: after a moment, so that the task has suspended.
-        Thread.detachNewThread {
-          Thread.sleep(forTimeInterval: 0.05)
-          continuation.resume(returning: 1)
+      let value = await Task {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
+          // NB: after a moment, so that the task has suspended.
+          Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: 0.05)
+            continuation.resume(returning: 1)
+          }
         }
-      }
+      }.value
       XCTAssertEqual(value, 1)
     }
   }

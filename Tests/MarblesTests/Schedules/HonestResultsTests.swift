@@ -24,17 +24,19 @@ import Testing
     #expect(log.all.count == 2)
   }
 
-  /// A body whose work is resumed from a thread of its own: that resumption's order is the
+  /// A body whose task is resumed from a thread of its own: that resumption's order is the
   /// kernel's, not a schedule's.
   static func resumedFromAThreadOfItsOwn() async {
-    let value = await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
-      // NB: after a moment, so that the task has suspended (a resumption before it does is no
-      // resumption from outside).
-      Thread.detachNewThread {
-        Thread.sleep(forTimeInterval: 0.05)
-        continuation.resume(returning: 1)
+    let value = await Task {
+      await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
+        // NB: after a moment, so that the task has suspended (a resumption before it does is no
+        // resumption from outside).
+        Thread.detachNewThread {
+          Thread.sleep(forTimeInterval: 0.05)
+          continuation.resume(returning: 1)
+        }
       }
-    }
+    }.value
     #expect(value == 1)
   }
 

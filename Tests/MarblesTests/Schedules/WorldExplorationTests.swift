@@ -152,7 +152,8 @@ import Testing
   /// race and reports it with its token.
   @Test func theTraitsFindTheRacesInTestsThatAwait() async throws {
     let output = try await runTestsInAChildProcess(
-      filter: "WorldExplorationFixture", environment: ["MARBLES_WORLD_EXPLORATION_CHILD": "1"]
+      filter: "WorldExplorationFixture",
+      environment: ["MARBLES_WORLD_EXPLORATION_CHILD": "1", "MARBLES_EXPLORE_EVERY_SCHEDULER": ""]
     ).output
     for test in WorldExplorationFixture.failing {
       #expect(
@@ -171,7 +172,10 @@ import Testing
   @Test func marblesExploreExploresEveryTestInAWorld() async throws {
     let output = try await runTestsInAChildProcess(
       filter: "ExploreEveryWorldFixture",
-      environment: ["MARBLES_EXPLORE_EVERY_WORLD_CHILD": "1", "MARBLES_EXPLORE": "50"]
+      environment: [
+        "MARBLES_EXPLORE_EVERY_WORLD_CHILD": "1", "MARBLES_EXPLORE": "50",
+        "MARBLES_EXPLORE_EVERY_SCHEDULER": "",
+      ]
     ).output
     #expect(
       output.contains(
@@ -179,9 +183,11 @@ import Testing
       "\(output.suffix(4000))")
     #expect(output.contains(" of 50 ("), "\(output.suffix(4000))")
     #expect(output.contains("Test aPlainTestIsNotExplored() passed"), "\(output.suffix(4000))")
-    // Without the variable, the same tests pass: one run each, in FIFO order.
+    // Without the variable, the same tests pass: one run each, in FIFO order (so not under
+    // `make explore-every`'s random schedules either).
     let plain = try await runTestsInAChildProcess(
-      filter: "ExploreEveryWorldFixture", environment: ["MARBLES_EXPLORE_EVERY_WORLD_CHILD": "1"]
+      filter: "ExploreEveryWorldFixture",
+      environment: ["MARBLES_EXPLORE_EVERY_WORLD_CHILD": "1", "MARBLES_EXPLORE_EVERY_SCHEDULER": ""]
     ).output
     #expect(plain.contains("Test run with 2 tests in 1 suite passed"), "\(plain.suffix(3000))")
   }

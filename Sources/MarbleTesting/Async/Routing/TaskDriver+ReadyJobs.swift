@@ -19,11 +19,8 @@ extension TaskDriver {
     makeReady(job, on: .preferred)
   }
 
-  /// Notes that a driven task was resumed by code that is neither driven work nor the test's —
-  /// for the root, only under an explored schedule (the world waits for such help in real time,
-  /// and a plain run's reports need no note of it; an exploration's result does).
-  func noteResumptionFromOutside(ofTheRoot isRoot: Bool = false) {
-    guard !isRoot || schedule != nil else { return }
+  /// Notes that a driven task was resumed by code that is neither driven work nor the test's.
+  func noteResumptionFromOutside() {
     note(
       "a driven task was resumed from outside virtual time, by code the scheduler does not "
         + "drive — a thread, a Dispatch queue, an actor with an executor of its own")

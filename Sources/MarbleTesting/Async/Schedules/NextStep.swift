@@ -253,27 +253,34 @@ extension TaskDriver {
 
   /// The choice point among the ready jobs and `due`, the steps due at the current tick that may
   /// go between two jobs of another task: the job chosen is taken out of the ready queue. `nil`
-  /// when no job is ready, or when the one chosen went meanwhile (a give-up took every job).
+  /// when no job is ready (a give-up took every job).
   ///
-  /// The strategy is asked outside the ready queue's lock. Only this driver's drain or its
-  /// world's loop — the caller, on this thread — takes jobs out or puts one first in line; others
-  /// append, which moves no offset, or take every job at a give-up.
+  /// The strategy is asked outside the ready queue's lock. Usually only this driver's drain or its
+  /// world's loop — the caller, on this thread — takes jobs out or puts one first in line, and
+  /// others append, which moves no offset; where another thread moved the chosen job meanwhile, the
+  /// choice is made again.
   func takeChosen(racing due: [ScheduleCandidate], by schedule: ScheduleRun) -> Chosen? {
-    let offered = readyQueue { ready -> (offsets: [Int], candidates: [ScheduleCandidate])? in
-      guard ready.count > 0 else { return nil }
-      return Self.jobCandidates(in: ready)
+    while true {
+      let offered = readyQueue { ready -> (offsets: [Int], candidates: [ScheduleCandidate])? in
+        guard ready.count > 0 else { return nil }
+        return Self.jobCandidates(in: ready)
+      }
+      guard let offered else { return nil }
+      let index = Self.choose(offered.candidates + due, by: schedule)
+      if index >= offered.candidates.count { return .due(index - offered.candidates.count) }
+      let offset = offered.offsets[index]
+      let taken = readyQueue { ready -> ReadyJob? in
+        guard ready.count > offset, Self.isOffered(ready[offset: offset], offered.candidates[index])
+        else { return nil }
+        return ready.remove(atOffset: offset)
+      }
+      if let job = taken {
+        schedule.noteStep(task: Jobs.taskID(of: job.job), tick: tick.load(ordering: .relaxed))
+        return .job(job)
+      }
+      // The queue changed under the choice — another thread put a job first in line (a world
+      // whose root waits in XCTest's run loop runs jobs on two threads): choose again. A "no job"
+      // here would let the caller move time past ready work.
     }
-    guard let offered else { return nil }
-    let index = Self.choose(offered.candidates + due, by: schedule)
-    if index >= offered.candidates.count { return .due(index - offered.candidates.count) }
-    let offset = offered.offsets[index]
-    let taken = readyQueue { ready -> ReadyJob? in
-      guard ready.count > offset, Self.isOffered(ready[offset: offset], offered.candidates[index])
-      else { return nil }
-      return ready.remove(atOffset: offset)
-    }
-    guard let job = taken else { return nil }
-    schedule.noteStep(task: Jobs.taskID(of: job.job), tick: tick.load(ordering: .relaxed))
-    return .job(job)
   }
 }

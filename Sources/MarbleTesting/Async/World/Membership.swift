@@ -75,7 +75,6 @@ enum Membership {
       driver.makeReady(unsafeBitCast(job, to: UnownedJob.self), on: target)
       return true
     case .root(let world):
-      if here == nil { world.top?.noteResumptionFromOutside(ofTheRoot: true) }
       return world.takeRootJob(unsafeBitCast(job, to: UnownedJob.self), on: target)
     case .pass:
       return false
