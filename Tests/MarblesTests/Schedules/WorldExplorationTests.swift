@@ -187,7 +187,9 @@ import Testing
     // `make explore-every`'s random schedules either).
     let plain = try await runTestsInAChildProcess(
       filter: "ExploreEveryWorldFixture",
-      environment: ["MARBLES_EXPLORE_EVERY_WORLD_CHILD": "1", "MARBLES_EXPLORE_EVERY_SCHEDULER": ""]
+      environment: [
+        "MARBLES_EXPLORE_EVERY_WORLD_CHILD": "1", "MARBLES_EXPLORE_EVERY_SCHEDULER": "",
+      ]
     ).output
     #expect(plain.contains("Test run with 2 tests in 1 suite passed"), "\(plain.suffix(3000))")
   }
