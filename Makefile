@@ -21,15 +21,10 @@ build:
 ## build description makes it plan again (no recompiling). A clean clone is not affected.
 STALE_PLANS := Integrations/.build/debug.yaml .build-tsan-integrations/debug.yaml Benchmarks/.build/release.yaml Benchmarks/.build/debug.yaml
 
-## Four of Nimble's ported tests are findings (Integrations/README.md), skipped by name: one fails
-## in a world by design (a blocking Thread.sleep is no reason for the world's time to move, so
-## Nimble's stall detector, a virtual timeout, never fires); three that end in an OperationQueue's
-## barrier block are flaky in a world (each failed now and then under --parallel: time moved 1 s
-## while the barrier block had not run — work the world does not count as its own).
-KNOWN_PORT_FINDINGS := --skip 'AsyncAwaitTest/testWaitUntilDetectsStalledMainThreadActivity' \
-  --skip 'AsyncAwaitTest/testNestedBackgroundAsyncWithOperationQueue' \
-  --skip 'AsyncAwaitTest/testNestedMainAsyncWithOperationQueue' \
-  --skip 'AsyncAwaitTest/testWaitUntilOperationQueueWithMainUnderlyingQueueAndBarrier'
+## One of Nimble's ported tests fails in a world by design, a finding (Integrations/README.md): a
+## blocking Thread.sleep is no reason for the world's time to move, so Nimble's stall detector,
+## a virtual timeout, never fires.
+KNOWN_PORT_FINDINGS := --skip 'AsyncAwaitTest/testWaitUntilDetectsStalledMainThreadActivity'
 
 test: check-imports check-portability
 	MARBLES_RECORD= $(SWIFT) test --parallel

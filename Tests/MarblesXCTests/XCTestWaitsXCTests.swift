@@ -1,5 +1,6 @@
 import MarbleTesting
 import Marbles
+import Synchronization
 import XCTest
 
 /// XCTest's synchronous waits drive the world from any test method, `async` ones too: a
@@ -31,5 +32,32 @@ final class XCTestWaitsSchedulerLineXCTests: XCTestCase {
     }
     waitForExpectations(timeout: 5)
     XCTAssertEqual(scheduler.now, 500)
+  }
+}
+
+/// While XCTest's wait blocks the main thread, the world does not move time past a Dispatch block
+/// of its own that has not run: the block handed to a private queue runs first, and the sleeper
+/// due a second later still sleeps (found porting Nimble: its waits that end in an
+/// `OperationQueue`'s block timed out now and then, the world's time moved first).
+final class XCTestWaitsForBlocksXCTests: XCTestCase {
+  override func invokeTest() { withVirtualTime { _ in super.invokeTest() } }
+
+  @MainActor func testAWaitedBlockOnAQueueRunsBeforeTimeMoves() async throws {
+    let ran = expectation(description: "the block ran")
+    let start = ContinuousClock.now
+    let hasWoken = Mutex(false)
+    let sleeper = Task.detached {
+      try? await Task.sleep(for: .seconds(1))
+      hasWoken.withLock { $0 = true }
+      return ContinuousClock.now
+    }
+    DispatchQueue(label: "XCTestWaitsForBlocksXCTests").async {
+      Thread.sleep(forTimeInterval: 0.2)  // real work
+      XCTAssertFalse(hasWoken.withLock { $0 }, "time moved before the block ran")
+      ran.fulfill()
+    }
+    waitForExpectations(timeout: 5)
+    let woke = await sleeper.value
+    XCTAssertEqual(woke - start, .seconds(1))
   }
 }

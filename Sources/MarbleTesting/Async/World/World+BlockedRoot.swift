@@ -1,7 +1,6 @@
 import CMarbleRuntime
 import Dispatch
 @_spi(Internals) import Signals
-import Synchronization
 
 /// XCTest's synchronous waits drive the world: the world's code that blocks the main thread in a
 /// run loop, or keeps polling it — `wait(for:timeout:)`, `waitForExpectations(timeout:)` in an
@@ -91,13 +90,10 @@ extension World {
         continue
       }
       guard let top else { return }
-      // NB: a job a turn handed to the loop's queue is runnable: time waits for it.
-      if jobsUnderWay.load(ordering: .acquiring) == 0,
-        runNextDueAction(top: top, drivers: drivers)
-      {
-        continue
-      }
-      // Nothing to run: the wait may end on its own (its timeout, work from outside).
+      // NB: the world-level step's one decision: time does not move past a Dispatch block of the
+      // world not yet run, nor past a job a turn handed to the loop's queue.
+      if case .moved = moveTime(top: top, drivers: drivers) { continue }
+      // Nothing to run: the wait may end on its own (its timeout, work from outside, a block).
       _ = waitForArrivals(upTo: .milliseconds(5))
     }
   }
