@@ -39,4 +39,16 @@ void marbles_outside_signalled(void);
 /// Ends what `marbles_outside_begin` counted.
 void marbles_outside_end(const marbles_outside_work *work);
 
+/// Whether the reading of time in progress, whose clock wrapper's frame is `frame`, is XCTest's
+/// own: its readings are real while a world's time runs ahead (symbols.c).
+bool marbles_read_by_a_test_framework(const void *frame);
+
+// Every function of the files that include this one goes to a section of its own, whose bounds
+// the linker names (`__start_marbles_runtime`, `__stop_marbles_runtime`): a frame of these
+// wrappers on the way to a reading (`dispatch_after`'s, a timed wait's) is how the reading is made,
+// not who made it (`marbles_read_by_a_test_framework`).
+#if defined(__linux__)
+#pragma clang section text = "marbles_runtime"
+#endif
+
 #endif

@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #endif
 #include "CMarbleRuntime.h"
+#include "internal.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -176,6 +177,104 @@ __attribute__((noinline)) int marbles_backtrace(void *_Nullable *_Nonnull frames
   if (found >= 6 || found == count) return found;
 #endif
   return marbles_unwound_backtrace(frames, count);
+}
+
+// MARK: Whose reading
+
+#if defined(__linux__) && (defined(__x86_64__) || defined(__aarch64__))
+/// Where the executable's code and XCTest's were loaded: a test's code (and Marbles') is in the
+/// executable on Linux, XCTest in `libXCTest.so`; every other image is a library a reading goes
+/// through (Foundation, Core Foundation, the C library, Swift's runtime, Dispatch).
+static struct {
+  uintptr_t executable_start, executable_end, framework_start, framework_end;
+} images;
+static pthread_once_t images_once = PTHREAD_ONCE_INIT;
+extern const char __start_marbles_runtime[] __attribute__((weak));
+extern const char __stop_marbles_runtime[] __attribute__((weak));
+
+static int note_image(struct dl_phdr_info *info, size_t size, void *context) {
+  (void)size;
+  int *index = context;
+  bool is_executable = (*index)++ == 0;
+  bool is_framework = info->dlpi_name && strstr(info->dlpi_name, "/libXCTest.so") != 0;
+  if (!is_executable && !is_framework) return 0;
+  uintptr_t start = 0, end = 0;
+  for (int segment_index = 0; segment_index < info->dlpi_phnum; segment_index++) {
+    const ElfW(Phdr) *segment = &info->dlpi_phdr[segment_index];
+    if (segment->p_type != PT_LOAD || !(segment->p_flags & PF_X)) continue;
+    uintptr_t low = (uintptr_t)info->dlpi_addr + segment->p_vaddr, high = low + segment->p_memsz;
+    if (!start || low < start) start = low;
+    if (high > end) end = high;
+  }
+  if (is_executable) {
+    images.executable_start = start;
+    images.executable_end = end;
+  } else {
+    images.framework_start = start;
+    images.framework_end = end;
+  }
+  return 0;
+}
+
+static void find_images(void) {
+  int index = 0;
+  dl_iterate_phdr(note_image, &index);
+}
+#endif
+
+#if defined(__linux__) && (defined(__x86_64__) || defined(__aarch64__))
+/// What the return address `returns` says of whose reading it is: 1 XCTest's, 0 a test's (the
+/// executable's code outside Marbles' wrappers), -1 nothing yet (a library, or Marbles' wrappers).
+static int whose_frame(uintptr_t returns) {
+  if (returns >= (uintptr_t)__start_marbles_runtime && returns < (uintptr_t)__stop_marbles_runtime)
+    return -1;
+  if (returns >= images.framework_start && returns < images.framework_end) return 1;
+  if (returns >= images.executable_start && returns < images.executable_end) return 0;
+  return -1;
+}
+#endif
+
+/// Whether the reading of time in progress is XCTest's own — a test run's start and stop dates,
+/// `measure {}`'s metric, its waiter's timeout and watchdog — rather than a test's: walking out from
+/// `frame` (a wrapper's own), the first return address in the executable (a test's code) or in
+/// XCTest decides; frames in other libraries (Foundation, Core Foundation, Dispatch, the C library,
+/// Swift's runtime) and in Marbles' own wrappers are how a reading is made, not who made it.
+///
+/// The walk follows frame pointers, reading nothing outside the thread's stack; a library that
+/// keeps none (Dispatch's Swift overlay uses the register for data) ends it, and the unwinder,
+/// which reads the tables, takes over. A walk that decides nothing in 32 frames (no XCTest loaded)
+/// says no: the reading stays the world's.
+bool marbles_read_by_a_test_framework(const void *frame_address) {
+#if defined(__linux__) && (defined(__x86_64__) || defined(__aarch64__))
+  pthread_once(&images_once, find_images);
+  if (!images.framework_end || !frame_address) return false;
+  uintptr_t high = thread_stack_high();
+  uintptr_t frame = (uintptr_t)frame_address, low = frame;
+  for (int depth = 0; high && depth < 32; depth++) {
+    if (frame < low || frame + 2 * sizeof(uintptr_t) > high || (frame & (sizeof(uintptr_t) - 1)))
+      break;
+    uintptr_t caller = ((const uintptr_t *)frame)[0];
+    uintptr_t returns = ((const uintptr_t *)frame)[1];
+    if (!returns) break;
+    int whose = whose_frame(returns);
+    if (whose >= 0) return whose == 1;
+    caller &= ~((uintptr_t)1 << 60);  // an async frame's mark (see marbles_backtrace)
+    if (caller <= frame) break;
+    frame = caller;
+  }
+  void *frames[32];
+  int count = marbles_unwound_backtrace(frames, 32);
+  for (int index = 0; index < count; index++) {
+    int whose = whose_frame((uintptr_t)frames[index]);
+    if (whose >= 0) return whose == 1;
+  }
+  return false;
+#else
+  // Darwin (written for, not built here) and other systems: a test bundle is not the executable,
+  // and XCTest's readings stay the world's, as they were before this rule.
+  (void)frame_address;
+  return false;
+#endif
 }
 
 bool marbles_symbol_name(const void *address, char *buffer, size_t size) {

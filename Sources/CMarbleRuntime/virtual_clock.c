@@ -564,7 +564,7 @@ static int64_t thawed_by(marbles_virtual_clock *clock, uint64_t generation, int6
   return 0;
 }
 
-static bool virtual_reading(int id, int64_t *nanoseconds);
+static bool virtual_reading(int id, int64_t *nanoseconds, const void *frame);
 
 /// How far this thread's readings of `clock` run ahead of virtual time `elapsed` (see `waited`).
 static int64_t waited_offset(marbles_virtual_clock *clock, uint64_t generation, int64_t elapsed) {
@@ -663,17 +663,25 @@ uint64_t marbles_clock_signals(marbles_virtual_clock *clock, uint64_t generation
 }
 
 bool marbles_virtual_now(int id, int64_t *nanoseconds) {
-  return scope.clock && virtual_reading(id, nanoseconds);
+  return scope.clock && virtual_reading(id, nanoseconds, 0);
 }
 
 int64_t marbles_real_now_of(int id) { return real_reading(id); }
 
-/// The virtual reading of clock id `id` on this thread, if it is virtual.
-static bool virtual_reading(int id, int64_t *nanoseconds) {
+/// The virtual reading of clock id `id` on this thread, if it is virtual. `frame`, a clock
+/// wrapper's own frame (or none), tells whose reading it is: XCTest's own readings are real (a
+/// test's duration, `measure {}`), though they still count as the thread keeping to one instant,
+/// which is how XCTest's waiter polling its expectations is seen (`tell_busy_wait`).
+static bool virtual_reading(int id, int64_t *nanoseconds, const void *frame) {
   if (id < 0 || id >= MARBLES_CLOCK_IDS || !is_virtual_id((clockid_t)id)) return false;
   uint64_t generation;
   marbles_virtual_clock *clock = live_clock(&generation);
   if (!clock) return false;
+  if (frame && marbles_read_by_a_test_framework(frame)) {
+    int64_t elapsed = __atomic_load_n(&clock->elapsed, __ATOMIC_ACQUIRE);
+    if (still_generation(clock, generation)) (void)thawed_by(clock, generation, elapsed);
+    return false;
+  }
   return virtual_value(clock, generation, load_epoch(&clock->epoch[id]), nanoseconds);
 }
 
@@ -725,7 +733,7 @@ bool marbles_clock_offset_of_dispatch_time(
 MARBLES_WRAPPER int clock_gettime(clockid_t id, struct timespec *time) {
   reading_count++;
   int64_t nanoseconds;
-  if (scope.clock && virtual_reading(id, &nanoseconds)) {
+  if (scope.clock && virtual_reading(id, &nanoseconds, __builtin_frame_address(0))) {
     time->tv_sec = nanoseconds / 1000000000;
     time->tv_nsec = nanoseconds % 1000000000;
     return 0;
@@ -745,7 +753,7 @@ MARBLES_WRAPPER int gettimeofday(struct timeval *time, void *zone) {
   reading_count++;
   int64_t nanoseconds;
   struct timeval *volatile result = time;  // glibc says non-null; callers may still pass none
-  if (!(result && scope.clock && virtual_reading(CLOCK_REALTIME, &nanoseconds))) {
+  if (!(result && scope.clock && virtual_reading(CLOCK_REALTIME, &nanoseconds, __builtin_frame_address(0)))) {
 #if defined(MARBLES_UNDER_THREAD_SANITIZER)
     return ((gettimeofday_fn)marbles_resolve_real(
         &gettimeofday_symbol, "__interceptor_gettimeofday", "gettimeofday"))(time, zone);
@@ -764,7 +772,7 @@ MARBLES_WRAPPER int gettimeofday(struct timeval *time, void *zone) {
 MARBLES_WRAPPER time_t time(time_t *result) {
   reading_count++;
   int64_t nanoseconds;
-  if (!(scope.clock && virtual_reading(CLOCK_REALTIME, &nanoseconds))) {
+  if (!(scope.clock && virtual_reading(CLOCK_REALTIME, &nanoseconds, __builtin_frame_address(0)))) {
 #if defined(MARBLES_UNDER_THREAD_SANITIZER)
     return ((time_fn)marbles_resolve_real(&time_symbol, "__interceptor_time", "time"))(result);
 #else
@@ -788,7 +796,7 @@ MARBLES_WRAPPER time_t time(time_t *result) {
 static int marbles_clock_gettime(clockid_t id, struct timespec *time) {
   reading_count++;
   int64_t nanoseconds;
-  if (scope.clock && virtual_reading((int)id, &nanoseconds)) {
+  if (scope.clock && virtual_reading((int)id, &nanoseconds, __builtin_frame_address(0))) {
     time->tv_sec = nanoseconds / 1000000000;
     time->tv_nsec = nanoseconds % 1000000000;
     return 0;
@@ -800,7 +808,7 @@ MARBLES_INTERPOSE(marbles_clock_gettime, clock_gettime);
 static uint64_t marbles_clock_gettime_nsec_np(clockid_t id) {
   reading_count++;
   int64_t nanoseconds;
-  if (scope.clock && virtual_reading((int)id, &nanoseconds)) return (uint64_t)nanoseconds;
+  if (scope.clock && virtual_reading((int)id, &nanoseconds, __builtin_frame_address(0))) return (uint64_t)nanoseconds;
   return clock_gettime_nsec_np(id);
 }
 MARBLES_INTERPOSE(marbles_clock_gettime_nsec_np, clock_gettime_nsec_np);
@@ -808,7 +816,7 @@ MARBLES_INTERPOSE(marbles_clock_gettime_nsec_np, clock_gettime_nsec_np);
 static int marbles_gettimeofday(struct timeval *time, void *zone) {
   reading_count++;
   int64_t nanoseconds;
-  if (time && scope.clock && virtual_reading(CLOCK_REALTIME, &nanoseconds)) {
+  if (time && scope.clock && virtual_reading(CLOCK_REALTIME, &nanoseconds, __builtin_frame_address(0))) {
     time->tv_sec = nanoseconds / 1000000000;
     time->tv_usec = (int)((nanoseconds % 1000000000) / 1000);
     return 0;

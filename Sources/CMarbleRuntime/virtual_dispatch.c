@@ -155,23 +155,30 @@ static uint64_t real_dispatch_time(uint64_t when) {
 }
 
 #if defined(MARBLES_TESTED_RUNTIME)
+/// Whether the wrapper this is used in was called by XCTest's own code where readings are virtual
+/// (its waiter's watchdog, the timers of a run loop it spins): XCTest's readings are real, and so
+/// is the work it times (`marbles_read_by_a_test_framework`). A macro: the frame is the wrapper's.
+#define MARBLES_CALLED_BY_A_TEST_FRAMEWORK() \
+  (marbles_reads_virtual_time() && marbles_read_by_a_test_framework(__builtin_frame_address(0)))
+
 MARBLES_WRAPPER void dispatch_after(uint64_t when, void *queue, void *block) {
   marbles_dispatch_after_handler handler = __atomic_load_n(&after_handler, __ATOMIC_ACQUIRE);
-  if (handler && marbles_reads_virtual_time()) {
+  bool frameworks = MARBLES_CALLED_BY_A_TEST_FRAMEWORK();
+  if (handler && !frameworks && marbles_reads_virtual_time()) {
     void *copy = block_copy(block);
     if (handler(when, queue, copy)) return;
     marbles_block_release(copy);
-    // Declined (a test framework's own timer): real time, as far away as it was meant to be —
-    // and read in real time inside too (libdispatch checks the deadline against its own reading).
+    // Declined (no scheduler here): real time, as far away as it was meant to be — and read in
+    // real time inside too (libdispatch checks the deadline against its own reading).
     when = real_dispatch_time(when);
-    marbles_real_time_begin();
-    ((dispatch_after_fn)resolve_real(&after_symbol, "__interceptor_dispatch_after", "dispatch_after"))(
-        when, queue, block);
-    marbles_real_time_end();
-    return;
+    frameworks = true;
   }
+  // XCTest's own timer (its waiter's watchdog), or a declined one: Dispatch's work for it — the
+  // timer thread it may start — is real too, and not the world's.
+  if (frameworks) marbles_real_time_begin();
   ((dispatch_after_fn)resolve_real(&after_symbol, "__interceptor_dispatch_after", "dispatch_after"))(
       when, queue, block);
+  if (frameworks) marbles_real_time_end();
 }
 
 /// A block handed to `dispatch_async` by world work: the world's own work, counted until it has
@@ -202,7 +209,9 @@ static void run_counted(void *context) {
 
 MARBLES_WRAPPER void dispatch_async(void *queue, void *block) {
   marbles_outside_work work;
-  if (marbles_outside_begin_block(&work)) {
+  // XCTest's own blocks (its waiter's bookkeeping) are not the world's work.
+  bool frameworks = MARBLES_CALLED_BY_A_TEST_FRAMEWORK();
+  if (!frameworks && marbles_outside_begin_block(&work)) {
     marbles_counted_block *counted = malloc(sizeof(marbles_counted_block));
     if (counted) {
       marbles_block_begin_handler begin = __atomic_load_n(&block_begin_handler, __ATOMIC_ACQUIRE);
@@ -214,8 +223,10 @@ MARBLES_WRAPPER void dispatch_async(void *queue, void *block) {
     }
     marbles_outside_end(&work);
   }
+  if (frameworks) marbles_real_time_begin();
   ((dispatch_async_fn)resolve_real(&async_symbol, "__interceptor_dispatch_async", "dispatch_async"))(
       queue, block);
+  if (frameworks) marbles_real_time_end();
 }
 
 /// Whether `work` is the Swift concurrency runtime's function that runs a job handed to a queue
@@ -260,12 +271,13 @@ MARBLES_WRAPPER long dispatch_semaphore_signal(void *semaphore) {
 MARBLES_WRAPPER void dispatch_source_set_timer(
     void *source, uint64_t start, uint64_t interval, uint64_t leeway) {
   marbles_dispatch_timer_handler handler = __atomic_load_n(&timer_handler, __ATOMIC_ACQUIRE);
-  if (handler && handler(MARBLES_TIMER_SET, source, 0, start, interval, leeway)) {
+  bool frameworks = MARBLES_CALLED_BY_A_TEST_FRAMEWORK();
+  if (!frameworks && handler && handler(MARBLES_TIMER_SET, source, 0, start, interval, leeway)) {
     start = ~0ull;  // Taken into virtual time: the real timer stays unarmed.
-  } else if (marbles_reads_virtual_time()) {
+  } else if (frameworks || marbles_reads_virtual_time()) {
     // A real timer armed where readings are virtual (a run loop timing its wait): as far away
-    // as it was meant to be, in real time, and armed in real time.
-    start = real_dispatch_time(start);
+    // as it was meant to be, in real time, and armed in real time. XCTest's own deadline is real.
+    if (!frameworks) start = real_dispatch_time(start);
     marbles_real_time_begin();
     ((dispatch_set_timer_fn)resolve_real(
         &set_timer_symbol, "__interceptor_dispatch_source_set_timer", "dispatch_source_set_timer"))(
@@ -285,7 +297,8 @@ MARBLES_WRAPPER void *dispatch_source_create(
       type, handle, mask, queue);
   marbles_dispatch_timer_handler handler = __atomic_load_n(&timer_handler, __ATOMIC_ACQUIRE);
   if (source && handler && marbles_reads_virtual_time() &&
-      type == resolve(&timer_type_symbol, RTLD_DEFAULT, "_dispatch_source_type_timer")) {
+      type == resolve(&timer_type_symbol, RTLD_DEFAULT, "_dispatch_source_type_timer") &&
+      !MARBLES_CALLED_BY_A_TEST_FRAMEWORK()) {
     handler(MARBLES_TIMER_CREATED, source, queue, 0, 0, 0);
   }
   return source;

@@ -55,19 +55,13 @@ enum VirtualDispatch {
   private static func after(
     _ when: UInt64, queue: UnsafeMutableRawPointer, block: UnsafeMutableRawPointer
   ) -> Bool {
-    guard !isTestFrameworks(queue), let driver = Membership.currentDriver, let core = driver.core,
+    guard let driver = Membership.currentDriver, let core = driver.core,
       let offset = driver.clock.offset(ofDispatchTime: when)
     else { return false }
     let work = DispatchedBlock(block: block, queue: queue)
     core.schedule(at: core.ticks(offset)) { work.run(on: driver) }
     driver.world?.wake()
     return true
-  }
-
-  /// Whether `queue` is a test framework's own (XCTest's waiter times its timeouts on one): its
-  /// timers keep real time.
-  private static func isTestFrameworks(_ queue: UnsafeMutableRawPointer) -> Bool {
-    String(cString: marbles_queue_label(queue)).hasPrefix("org.swift.XCTest.")
   }
 
 }
