@@ -10,7 +10,7 @@ import Testing
 final class ContextReporter: WorldReporter {
   private struct Message: Sendable {
     enum Kind: Sendable {
-      case issue(String, SchedulerSite)
+      case issue(String, SchedulerSite, WaitingTask?)
       case warning(String, SchedulerSite)
       case work(@Sendable () -> Void)
     }
@@ -28,7 +28,9 @@ final class ContextReporter: WorldReporter {
     recorder = Task(executorPreference: ReporterExecutor.shared) {
       for await message in stream {
         switch message.kind {
-        case .issue(let text, let site): DirectReporter().report(text, at: site)
+        case .issue(let text, let site, let task?):
+          DirectReporter().report(text, at: site, asIfBy: task)
+        case .issue(let text, let site, nil): DirectReporter().report(text, at: site)
         case .warning(let text, let site): DirectReporter().warn(text, at: site)
         case .work(let work): work()
         }
@@ -39,6 +41,10 @@ final class ContextReporter: WorldReporter {
 
   func report(_ message: String, at site: SchedulerSite) {
     deliver(message, at: site, isWarning: false)
+  }
+
+  func report(_ message: String, at site: SchedulerSite, asIfBy task: WaitingTask) {
+    deliver(message, at: site, isWarning: false, asIfBy: task)
   }
 
   func warn(_ message: String, at site: SchedulerSite) {
@@ -53,14 +59,23 @@ final class ContextReporter: WorldReporter {
 
   /// Records on the test's own task directly; from elsewhere, through the recorder, waiting (a
   /// bounded time) until it is recorded. A reporter that has finished records directly.
-  private func deliver(_ text: String, at site: SchedulerSite, isWarning: Bool) {
+  private func deliver(
+    _ text: String, at site: SchedulerSite, isWarning: Bool, asIfBy task: WaitingTask? = nil
+  ) {
+    let direct = {
+      if let task, !isWarning {
+        DirectReporter().report(text, at: site, asIfBy: task)
+      } else {
+        DirectReporter().deliver(text, at: site, isWarning: isWarning)
+      }
+    }
     if Test.current != nil {
-      DirectReporter().deliver(text, at: site, isWarning: isWarning)
+      direct()
       return
     }
-    switch send(isWarning ? .warning(text, site) : .issue(text, site)) {
+    switch send(isWarning ? .warning(text, site) : .issue(text, site, task)) {
     case .recorded: break
-    case .finished: DirectReporter().deliver(text, at: site, isWarning: isWarning)
+    case .finished: direct()
     case .timedOut:
       let label = isWarning ? "warning" : "error"
       Platform.printError("\(site.filePath):\(site.line): \(label): \(text)\n")

@@ -8,6 +8,10 @@ struct DirectReporter: WorldReporter {
       message, fileID: site.fileID, filePath: site.filePath, line: site.line, column: site.column)
   }
 
+  func report(_ message: String, at site: SchedulerSite, asIfBy task: WaitingTask) {
+    TaskLocals.withBindings(of: task) { report(message, at: site) }
+  }
+
   func warn(_ message: String, at site: SchedulerSite) {
     reportWarning(
       message, fileID: site.fileID, filePath: site.filePath, line: site.line, column: site.column)

@@ -295,6 +295,11 @@ int marbles_backtrace(void *_Nullable *_Nonnull frames, int count);
 /// The same by the unwinder alone (`backtrace`), which reads each frame's unwind tables.
 int marbles_unwound_backtrace(void *_Nullable *_Nonnull frames, int count);
 
+/// Copies `size` bytes at `address` into `buffer`, if they are all readable memory of this
+/// process (Linux: `process_vm_readv`, which fails instead of faulting); `false` otherwise, and
+/// elsewhere.
+bool marbles_read_memory(const void *_Nullable address, void *_Nonnull buffer, size_t size);
+
 /// The name of the function whose code holds `address` (mangled, as the symbol tables have it),
 /// into `buffer`; `false` where none is known.
 bool marbles_symbol_name(const void *_Nullable address, char *_Nonnull buffer, size_t size);

@@ -110,6 +110,14 @@ extern MARBLES_IMPORTED MARBLES_SWIFT_CC void swift_job_run(
 extern MARBLES_IMPORTED MARBLES_SWIFT_CC MarblesExecutorRef swift_task_getCurrentExecutor(void);
 
 /// Retains and releases a native Swift object — here, a task (C calling convention).
+/// Binds `value` (a `valueType`, taken: the runtime moves it out of `value`) to the task-local
+/// `key` (a `TaskLocal` object) on the current task, or on this thread where no task is current.
+extern MARBLES_IMPORTED MARBLES_SWIFT_CC void swift_task_localValuePush(
+    const void *_Nonnull key, void *_Nonnull value, const void *_Nonnull valueType);
+
+/// Ends the newest binding ``swift_task_localValuePush`` made here.
+extern MARBLES_IMPORTED MARBLES_SWIFT_CC void swift_task_localValuePop(void);
+
 extern MARBLES_IMPORTED void *_Nonnull swift_retain(void *_Nonnull object);
 extern MARBLES_IMPORTED void swift_release(void *_Nullable object);
 

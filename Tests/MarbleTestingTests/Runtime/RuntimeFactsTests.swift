@@ -87,6 +87,39 @@ import Testing
           == true, "\(String(describing: named))")
     }
 
+    @TaskLocal static var place: String = "nowhere"
+    @TaskLocal static var count: Int = 0
+
+    /// A suspended task's task-local bindings — its own and its parent's, the newest of each —
+    /// are read and bound on another task for a call (``TaskLocals``), and gone after it.
+    @Test func aSuspendedTasksBindingsAreBoundForACallElsewhere() async {
+      let (stream, feed) = AsyncStream<Int>.makeStream()
+      let task = Self.$count.withValue(7) {
+        Task {
+          await Self.$place.withValue("outer") {
+            await Self.$place.withValue("inner") {
+              for await _ in stream {}
+            }
+          }
+        }
+      }
+      var seen: (String, Int)?
+      for _ in 0..<1_000 {
+        let handle = unsafeBitCast(task, to: MarblesJobRef.self)
+        if Jobs.status(of: handle).dependency == .continuation {
+          seen = TaskLocals.withBindings(of: WaitingTask(handle)) { (Self.place, Self.count) }
+          break
+        }
+        try? await Task.sleep(for: .milliseconds(1))
+      }
+      feed.finish()
+      await task.value
+      #expect(TaskLocals.canRead)
+      #expect(seen?.0 == "inner", "\(String(describing: seen))")
+      #expect(seen?.1 == 7, "\(String(describing: seen))")
+      #expect(Self.place == "nowhere" && Self.count == 0, "popped after the call")
+    }
+
     @Test func taskIDsGrowWithCreation() async {
       let first = Jobs.nextTaskID()
       let task = Task { Jobs.currentTaskID }

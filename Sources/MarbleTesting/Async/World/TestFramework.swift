@@ -1,3 +1,4 @@
+import CMarbleRuntime
 @_spi(Internals) import Signals
 
 /// What a world asks of the test framework that runs it: which test is running, how to report on
@@ -31,6 +32,11 @@ package protocol WorldReporter: Sendable {
   /// after a bounded wait).
   func report(_ message: String, at site: SchedulerSite)
 
+  /// Records `message` as a failure of the test at `site`, as if `task` (which waits) recorded it
+  /// where it is now — with its task-local bindings (``TaskLocals``): inside a `withKnownIssue`, a
+  /// known issue.
+  func report(_ message: String, at site: SchedulerSite, asIfBy task: WaitingTask)
+
   /// Records `message` as a warning of the test at `site` (it does not fail the test).
   func warn(_ message: String, at site: SchedulerSite)
 
@@ -44,6 +50,16 @@ package protocol WorldReporter: Sendable {
 
   /// Ends the reporter without waiting.
   func finishSoon()
+}
+
+/// A task that waits while a report is made for it: kept alive by its world until then.
+package struct WaitingTask: @unchecked Sendable {
+  // NB: @unchecked: the task is retained by its world, and only read while it waits.
+  let task: MarblesJobRef
+
+  init(_ task: MarblesJobRef) {
+    self.task = task
+  }
 }
 
 package enum TestFramework {

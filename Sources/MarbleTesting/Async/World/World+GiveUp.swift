@@ -33,7 +33,10 @@ extension World {
       Platform.printError("\(core.site.filePath):\(core.site.line): error: \(report)\n")
       EndingWatch.endOutsideTests()
     }
-    if let reporter {
+    if let reporter, let rootTask {
+      // As the root would record it where it waits: inside a `withKnownIssue`, a known issue.
+      reporter.report(report, at: core.site, asIfBy: WaitingTask(rootTask))
+    } else if let reporter {
       reporter.report(report, at: core.site)
     } else {
       FailureReporter.report(report, at: core.site)

@@ -1,0 +1,42 @@
+import MarbleTesting
+import Marbles
+import Synchronization
+import Testing
+
+/// A deadlock inside `withKnownIssue`, in a test whose world the `.virtualTime` trait opened, is a
+/// known issue there — not an issue at the `@Test` line plus "Known issue was not recorded", as
+/// on 2026-11-29's `main`, where the report was made in the trait's context, outside the
+/// `withKnownIssue` the test's code was in when its world deadlocked.
+@Suite struct KnownDeadlockInATraitTests {
+  @Test(.virtualTime(stallTimeout: .seconds(3600)))
+  func aDeadlockInsideWithKnownIssueIsAKnownIssue() async {
+    let reports = Mutex<[String]>([])
+    await withKnownIssue {
+      let consumer = Task { for await _ in AsyncStream<Int>.makeStream().stream {} }
+      await consumer.value
+    } matching: { issue in
+      reports.withLock { $0.append(issue.comments.map(\.rawValue).joined()) }
+      return true
+    }
+    let report = reports.withLock { $0 }.joined(separator: "\n")
+    #expect(report.hasPrefix("The test's world is deadlocked at tick 0"), "\(report)")
+    // The deadlock was the world's: the test's own task goes on, uncancelled.
+    #expect(!Task.isCancelled)
+  }
+
+  @Test(.virtualTime(stallTimeout: .seconds(3600)))
+  func aNestedWorldsDeadlockInsideWithKnownIssueIsAKnownIssue() async {
+    let reports = Mutex<[String]>([])
+    await withKnownIssue {
+      await withVirtualTime { _ in
+        let consumer = Task { for await _ in AsyncStream<Int>.makeStream().stream {} }
+        await consumer.value
+      }
+    } matching: { issue in
+      reports.withLock { $0.append(issue.comments.map(\.rawValue).joined()) }
+      return true
+    }
+    let report = reports.withLock { $0 }.joined(separator: "\n")
+    #expect(report.hasPrefix("The test's world is deadlocked at tick 0"), "\(report)")
+  }
+}
