@@ -79,7 +79,7 @@ integration-stress:
 
 ## The real-clock suites are others' tests, kept as their authors wrote them (but for the world):
 ## not ours to reformat.
-VERBATIM_PORTS := Integrations/Tests/AsyncAlgorithmsRealClockTests Integrations/Tests/ServiceLifecycleRealClockTests Integrations/Tests/NimbleRealClockTests Integrations/Sources/NimbleSharedTestHelpers
+VERBATIM_PORTS := Integrations/Tests/AsyncAlgorithmsRealClockTests Integrations/Tests/ServiceLifecycleRealClockTests Integrations/Tests/NimbleRealClockTests Integrations/Sources/NimbleSharedTestHelpers Integrations/Tests/FlyingSocksRealClockTests
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Integrations/Package.swift $(filter-out $(VERBATIM_PORTS),$(wildcard Integrations/Sources/*) $(wildcard Integrations/Tests/*)) MarblesOpenCombine/Package.swift
 

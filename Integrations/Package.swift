@@ -25,6 +25,7 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/combine-schedulers", from: "1.2.2"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     .package(url: "https://github.com/Quick/Nimble.git", from: "14.0.0"),
+    .package(url: "https://github.com/swhitty/FlyingFox.git", from: "0.27.1"),
   ],
   targets: [
     // App code as new app targets are built: on the main actor by default, nonisolated async
@@ -92,6 +93,16 @@ let package = Package(
         .product(name: "Nimble", package: "Nimble"),
       ],
       swiftSettings: [.swiftLanguageMode(.v5)]),
+    // FlyingSocks' own tests that wait in real time (timeouts raced against sleeps, on actors and
+    // the main actor; continuations resumed after a delay): ported unchanged but for the world
+    // (one line per suite, and the import that names it).
+    .testTarget(
+      name: "FlyingSocksRealClockTests",
+      dependencies: [
+        .product(name: "Marbles", package: "Marbles"),
+        .product(name: "FlyingSocks", package: "FlyingFox"),
+      ],
+      swiftSettings: [.enableUpcomingFeature("ExistentialAny"), .swiftLanguageMode(.v6)]),
     .testTarget(
       name: "SearchExampleTests",
       dependencies: [
