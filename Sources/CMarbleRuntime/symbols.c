@@ -241,14 +241,20 @@ static int whose_frame(uintptr_t returns) {
 /// XCTest decides; frames in other libraries (Foundation, Core Foundation, Dispatch, the C library,
 /// Swift's runtime) and in Marbles' own wrappers are how a reading is made, not who made it.
 ///
-/// The walk follows frame pointers, reading nothing outside the thread's stack; a library that
-/// keeps none (Dispatch's Swift overlay uses the register for data) ends it, and the unwinder,
-/// which reads the tables, takes over. A walk that decides nothing in 32 frames (no XCTest loaded)
-/// says no: the reading stays the world's.
+/// Asked on the main thread only, where XCTest runs its own code (elsewhere: no, at the cost of a
+/// thread-local load). The walk follows frame pointers, reading nothing outside the thread's stack;
+/// a library that keeps none (Dispatch's Swift overlay uses the register for data) ends it, and
+/// the unwinder, which reads the tables, takes over. A walk that decides nothing in 32 frames (no
+/// XCTest loaded) says no: the reading stays the world's.
 bool marbles_read_by_a_test_framework(const void *frame_address) {
 #if defined(__linux__) && (defined(__x86_64__) || defined(__aarch64__))
+  // XCTest runs its own code — a test's start and stop, `measure {}`, its waiter — on the main
+  // thread; elsewhere (Swift Testing's tasks, a world's loop) a reading is never walked.
+  static __thread int8_t is_main_thread = -1;
+  if (is_main_thread < 0) is_main_thread = (int8_t)marbles_is_main_thread();
+  if (!is_main_thread || !frame_address) return false;
   pthread_once(&images_once, find_images);
-  if (!images.framework_end || !frame_address) return false;
+  if (!images.framework_end) return false;
   uintptr_t high = thread_stack_high();
   uintptr_t frame = (uintptr_t)frame_address, low = frame;
   for (int depth = 0; high && depth < 32; depth++) {
