@@ -271,8 +271,16 @@ bool marbles_read_by_a_test_framework(const void *frame_address) {
   }
   void *frames[32];
   int count = marbles_unwound_backtrace(frames, 32);
+  // The unwinder's own frames come first (under the thread sanitizer, its `backtrace` interceptor,
+  // in the executable): the caller chain starts at the first of Marbles' frames.
+  bool isPastTheUnwinder = false;
   for (int index = 0; index < count; index++) {
-    int whose = whose_frame((uintptr_t)frames[index]);
+    uintptr_t returns = (uintptr_t)frames[index];
+    bool isMarbles = returns >= (uintptr_t)__start_marbles_runtime &&
+                     returns < (uintptr_t)__stop_marbles_runtime;
+    isPastTheUnwinder = isPastTheUnwinder || isMarbles;
+    if (!isPastTheUnwinder) continue;
+    int whose = whose_frame(returns);
     if (whose >= 0) return whose == 1;
   }
   return false;
