@@ -33,8 +33,12 @@ extension World {
       Platform.printError("\(core.site.filePath):\(core.site.line): error: \(report)\n")
       EndingWatch.endOutsideTests()
     }
-    if let reporter, let rootTask {
-      // As the root would record it where it waits: inside a `withKnownIssue`, a known issue.
+    if let reporter, let rootTask, !waitingOutside, !isLivelock,
+      !Jobs.status(of: rootTask).isRunning
+    {
+      // As the root would record it where it waits: inside a `withKnownIssue`, a known issue. Only
+      // in a deadlock, where nothing can resume the root before its waits are ended (after this
+      // record): its bindings do not change while they are read.
       reporter.report(report, at: core.site, asIfBy: WaitingTask(rootTask))
     } else if let reporter {
       reporter.report(report, at: core.site)
