@@ -146,21 +146,15 @@ static uintptr_t thread_stack_high(void) {
   stack_high = (uintptr_t)low + size;
   return stack_high;
 }
-#endif
 
-/// The return addresses of the calls that led here by the chain of frame pointers, which Swift
-/// code and the Swift runtime keep: each frame holds its caller's frame and its return address.
-/// Every read stays between this frame and the top of the thread's stack, and a chain that goes
-/// the wrong way ends the walk, so a frame without a frame pointer ends it early (the unwinder,
-/// `backtrace`, then takes over) but never reads outside the stack. About a hundred times cheaper
-/// than unwinding by the tables, which looks up each frame's unwind information.
-__attribute__((noinline)) int marbles_backtrace(void *_Nullable *_Nonnull frames, int count) {
-#if defined(__linux__) && (defined(__x86_64__) || defined(__aarch64__))
+/// The return addresses of the calls that led to `frame` (a frame record: the caller's frame, then
+/// the return address), up to `count`, by the chain of frame pointers; fewer where the chain ends
+/// — at a frame without a frame pointer, or one that goes the wrong way. Every read stays between
+/// `frame` and the top of the thread's stack.
+static int walk_frame_pointers(uintptr_t frame, void **frames, int count) {
   uintptr_t high = thread_stack_high();
-  uintptr_t frame = (uintptr_t)__builtin_frame_address(0);
   uintptr_t low = frame;
   int found = 0;
-  // The first entry is where this function was called, as `backtrace`'s first is inside it.
   while (high && found < count) {
     if (frame < low || frame + 2 * sizeof(uintptr_t) > high || (frame & (sizeof(uintptr_t) - 1)))
       break;
@@ -174,6 +168,20 @@ __attribute__((noinline)) int marbles_backtrace(void *_Nullable *_Nonnull frames
     if (caller <= frame) break;
     frame = caller;
   }
+  return found;
+}
+#endif
+
+/// The return addresses of the calls that led here by the chain of frame pointers, which Swift
+/// code and the Swift runtime keep: each frame holds its caller's frame and its return address.
+/// Every read stays between this frame and the top of the thread's stack, and a chain that goes
+/// the wrong way ends the walk, so a frame without a frame pointer ends it early (the unwinder,
+/// `backtrace`, then takes over) but never reads outside the stack. About a hundred times cheaper
+/// than unwinding by the tables, which looks up each frame's unwind information.
+__attribute__((noinline)) int marbles_backtrace(void *_Nullable *_Nonnull frames, int count) {
+#if defined(__linux__) && (defined(__x86_64__) || defined(__aarch64__))
+  // The first entry is where this function was called, as `backtrace`'s first is inside it.
+  int found = walk_frame_pointers((uintptr_t)__builtin_frame_address(0), frames, count);
   // A walk cut short by a frame with no frame pointer: the unwinder reads the tables instead.
   if (found >= 6 || found == count) return found;
 #endif
@@ -221,14 +229,17 @@ static void find_images(void) {
   int index = 0;
   dl_iterate_phdr(note_image, &index);
 }
-#endif
 
-#if defined(__linux__) && (defined(__x86_64__) || defined(__aarch64__))
+/// Whether `address` is in the code of the files that include internal.h (Marbles' wrappers).
+static bool is_marbles_runtime_code(uintptr_t address) {
+  return address >= (uintptr_t)__start_marbles_runtime &&
+         address < (uintptr_t)__stop_marbles_runtime;
+}
+
 /// What the return address `returns` says of whose reading it is: 1 XCTest's, 0 a test's (the
 /// executable's code outside Marbles' wrappers), -1 nothing yet (a library, or Marbles' wrappers).
 static int whose_frame(uintptr_t returns) {
-  if (returns >= (uintptr_t)__start_marbles_runtime && returns < (uintptr_t)__stop_marbles_runtime)
-    return -1;
+  if (is_marbles_runtime_code(returns)) return -1;
   if (returns >= images.framework_start && returns < images.framework_end) return 1;
   if (returns >= images.executable_start && returns < images.executable_end) return 0;
   return -1;
@@ -255,30 +266,19 @@ bool marbles_read_by_a_test_framework(const void *frame_address) {
   if (!is_main_thread || !frame_address) return false;
   pthread_once(&images_once, find_images);
   if (!images.framework_end) return false;
-  uintptr_t high = thread_stack_high();
-  uintptr_t frame = (uintptr_t)frame_address, low = frame;
-  for (int depth = 0; high && depth < 32; depth++) {
-    if (frame < low || frame + 2 * sizeof(uintptr_t) > high || (frame & (sizeof(uintptr_t) - 1)))
-      break;
-    uintptr_t caller = ((const uintptr_t *)frame)[0];
-    uintptr_t returns = ((const uintptr_t *)frame)[1];
-    if (!returns) break;
-    int whose = whose_frame(returns);
-    if (whose >= 0) return whose == 1;
-    caller &= ~((uintptr_t)1 << 60);  // an async frame's mark (see marbles_backtrace)
-    if (caller <= frame) break;
-    frame = caller;
-  }
   void *frames[32];
-  int count = marbles_unwound_backtrace(frames, 32);
+  int count = walk_frame_pointers((uintptr_t)frame_address, frames, 32);
+  for (int index = 0; index < count; index++) {
+    int whose = whose_frame((uintptr_t)frames[index]);
+    if (whose >= 0) return whose == 1;
+  }
+  count = marbles_unwound_backtrace(frames, 32);
   // The unwinder's own frames come first (under the thread sanitizer, its `backtrace` interceptor,
   // in the executable): the caller chain starts at the first of Marbles' frames.
   bool isPastTheUnwinder = false;
   for (int index = 0; index < count; index++) {
     uintptr_t returns = (uintptr_t)frames[index];
-    bool isMarbles = returns >= (uintptr_t)__start_marbles_runtime &&
-                     returns < (uintptr_t)__stop_marbles_runtime;
-    isPastTheUnwinder = isPastTheUnwinder || isMarbles;
+    isPastTheUnwinder = isPastTheUnwinder || is_marbles_runtime_code(returns);
     if (!isPastTheUnwinder) continue;
     int whose = whose_frame(returns);
     if (whose >= 0) return whose == 1;

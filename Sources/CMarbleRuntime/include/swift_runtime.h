@@ -109,7 +109,6 @@ extern MARBLES_IMPORTED MARBLES_SWIFT_CC void swift_job_run(
 /// `{NULL, 0}` on the generic executor.
 extern MARBLES_IMPORTED MARBLES_SWIFT_CC MarblesExecutorRef swift_task_getCurrentExecutor(void);
 
-/// Retains and releases a native Swift object — here, a task (C calling convention).
 /// Binds `value` (a `valueType`, taken: the runtime moves it out of `value`) to the task-local
 /// `key` (a `TaskLocal` object) on the current task, or on this thread where no task is current.
 extern MARBLES_IMPORTED MARBLES_SWIFT_CC void swift_task_localValuePush(
@@ -118,6 +117,7 @@ extern MARBLES_IMPORTED MARBLES_SWIFT_CC void swift_task_localValuePush(
 /// Ends the newest binding ``swift_task_localValuePush`` made here.
 extern MARBLES_IMPORTED MARBLES_SWIFT_CC void swift_task_localValuePop(void);
 
+/// Retains and releases a native Swift object — here, a task (C calling convention).
 extern MARBLES_IMPORTED void *_Nonnull swift_retain(void *_Nonnull object);
 extern MARBLES_IMPORTED void swift_release(void *_Nullable object);
 

@@ -9,9 +9,10 @@ import Synchronization
 /// in its low bits; the key, the `TaskLocal` object; the value's type; the value, aligned after
 /// them), whose head is a field of the task; the chain goes on into the parent task's items,
 /// through an item that holds no value — on Swift 6.3, seen here, one whose own link is tagged 4
-/// (that header's `IsParent`, 1, is taken alike), its other words not a binding's. Where that field is, the runtime does not say:
-/// it is found once, by binding a value on the current task and looking, with reads that cannot
-/// fault (`marbles_read_memory`), for the one word of the task that points at its item. The
+/// (that header's `IsParent`, 1, is taken alike), its other words not a binding's. Where that
+/// field is, the runtime does not say: it is found once, by binding a value on the current task
+/// and looking, with reads that cannot fault (`marbles_read_memory`), for the one word of the task
+/// that points at its item. The
 /// bindings are then pushed, oldest first, where the caller runs (its task's own bindings, or the
 /// thread's where no task is current), and popped after the call: the runtime's own entry points
 /// (`swift_task_localValuePush`, `swift_task_localValuePop`), which `TaskLocal.withValue` uses.

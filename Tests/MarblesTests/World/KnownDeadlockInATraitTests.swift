@@ -10,15 +10,7 @@ import Testing
 @Suite struct KnownDeadlockInATraitTests {
   @Test(.virtualTime(stallTimeout: .seconds(3600)))
   func aDeadlockInsideWithKnownIssueIsAKnownIssue() async {
-    let reports = Mutex<[String]>([])
-    await withKnownIssue {
-      let consumer = Task { for await _ in AsyncStream<Int>.makeStream().stream {} }
-      await consumer.value
-    } matching: { issue in
-      reports.withLock { $0.append(issue.comments.map(\.rawValue).joined()) }
-      return true
-    }
-    let report = reports.withLock { $0 }.joined(separator: "\n")
+    let report = await Self.knownIssues { await Self.waitForAStreamNobodyFeeds() }
     #expect(report.hasPrefix("The test's world is deadlocked at tick 0"), "\(report)")
     // The deadlock was the world's: the test's own task goes on, uncancelled.
     #expect(!Task.isCancelled)
@@ -26,17 +18,27 @@ import Testing
 
   @Test(.virtualTime(stallTimeout: .seconds(3600)))
   func aNestedWorldsDeadlockInsideWithKnownIssueIsAKnownIssue() async {
+    let report = await Self.knownIssues {
+      await withVirtualTime { _ in await Self.waitForAStreamNobodyFeeds() }
+    }
+    #expect(report.hasPrefix("The test's world is deadlocked at tick 0"), "\(report)")
+  }
+
+  /// Waits for a task that waits for a stream nobody feeds: a deadlock of the world.
+  static func waitForAStreamNobodyFeeds() async {
+    let consumer = Task { for await _ in AsyncStream<Int>.makeStream().stream {} }
+    await consumer.value
+  }
+
+  /// Runs `body` inside `withKnownIssue`; returns the comments of the known issues it recorded.
+  static func knownIssues(_ body: () async -> Void) async -> String {
     let reports = Mutex<[String]>([])
     await withKnownIssue {
-      await withVirtualTime { _ in
-        let consumer = Task { for await _ in AsyncStream<Int>.makeStream().stream {} }
-        await consumer.value
-      }
+      await body()
     } matching: { issue in
       reports.withLock { $0.append(issue.comments.map(\.rawValue).joined()) }
       return true
     }
-    let report = reports.withLock { $0 }.joined(separator: "\n")
-    #expect(report.hasPrefix("The test's world is deadlocked at tick 0"), "\(report)")
+    return reports.withLock { $0 }.joined(separator: "\n")
   }
 }
