@@ -71,14 +71,18 @@ import Testing
   /// A test process whose parent ends — `swift test` killed by a timeout — ends too, instead of
   /// running on unread: here a shell starts the child (a test that sleeps a minute of real time
   /// in a world that waits on a thread) and ends a second later.
-  @Test func aTestProcessWhoseRunnerEndsEndsToo() async throws {
-    let folder = Platform.temporaryFolder + "/marbles-orphan-\(getpid())"
+  /// Also where the runner ends while no world is open any more: on 2026-11-29's `main` the
+  /// parent was looked at only while a world was open, and such a process ran on (one was found
+  /// 76 minutes later, waiting for a child of its own).
+  @Test(arguments: ["orphanFixture", "orphanAfterItsWorldClosedFixture"])
+  func aTestProcessWhoseRunnerEndsEndsToo(_ fixture: String) async throws {
+    let folder = Platform.temporaryFolder + "/marbles-orphan-\(getpid())-\(fixture)"
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let pidFile = folder + "/pid"
     let command =
       "MARBLES_ORPHAN_CHILD=1 '\(CommandLine.arguments[0])' --testing-library swift-testing "
-      + "--filter 'NeverHangsTests/orphanFixture' >/dev/null 2>&1 & echo $! > '\(pidFile)'; sleep 1"
+      + "--filter 'NeverHangsTests/\(fixture)' >/dev/null 2>&1 & echo $! > '\(pidFile)'; sleep 1"
     // NB: no pipe: the shell's child, still running, would hold it open.
     let shell = Process()
     shell.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -86,12 +90,14 @@ import Testing
     shell.standardOutput = FileHandle.nullDevice
     shell.standardError = FileHandle.nullDevice
     try shell.run()
-    try await offThePool { shell.waitUntilExit() }
-    #expect(shell.terminationStatus == 0)
-    let pid = try #require(
-      Int32(
-        try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(
-          in: .whitespacesAndNewlines)))
+    // NB: the shell is not waited for first: Foundation's wait for it ends only once the child
+    // has ended too. It has written the child's pid before its one second of sleep.
+    var written: String?
+    for _ in 0..<100 where written?.hasSuffix("\n") != true {
+      try await Task.sleep(for: .milliseconds(100))
+      written = try? String(contentsOfFile: pidFile, encoding: .utf8)
+    }
+    let pid = try #require(Int32(written?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""))
     // The child notes its parent at its first world, and looks at least every half second.
     var isAlive = true
     for _ in 0..<100 where isAlive {
@@ -100,6 +106,8 @@ import Testing
     }
     if isAlive { kill(pid, SIGKILL) }
     #expect(!isAlive, "the orphaned test process ran on")
+    try await offThePool { shell.waitUntilExit() }
+    #expect(shell.terminationStatus == 0)
   }
 
   /// Run by `aTestProcessWhoseRunnerEndsEndsToo` in a process of its own (it does nothing in the
@@ -114,6 +122,14 @@ import Testing
         }.start()
       }
     }
+  }
+
+  /// Run by `aTestProcessWhoseRunnerEndsEndsToo` in a process of its own: a world opens and
+  /// closes, then the test waits a minute in real time with no world open.
+  @Test func orphanAfterItsWorldClosedFixture() async throws {
+    guard ProcessInfo.processInfo.environment["MARBLES_ORPHAN_CHILD"] != nil else { return }
+    withVirtualTime { _ in }
+    try await offThePool { Thread.sleep(forTimeInterval: 60) }
   }
 
   /// Whether process `pid` exists and is not a zombie.

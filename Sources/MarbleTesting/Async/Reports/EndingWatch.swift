@@ -10,8 +10,8 @@ import CMarbleRuntime
 /// process ends with the report on standard error and a non-zero status, as Go's synctest panics.
 /// Outside tests, a world that gives up ends the process at once, the same way.
 ///
-/// A test process whose parent ends (`swift test` killed by a timeout) ends too, while a world is
-/// open or being watched, instead of running on with nobody to read it.
+/// A test process whose parent ends (`swift test` killed by a timeout) ends too, once a world has
+/// opened in it — open still or not — instead of running on with nobody to read it.
 package enum EndingWatch {
   /// What the process says as it ends because a test's waits could not be ended.
   package static let endingNotice =
@@ -65,7 +65,6 @@ package enum EndingWatch {
         {
           start = SchedulerCore.realNanoseconds()
         }
-        checkParent()
         Platform.sleep(.milliseconds(10))
       }
       if hasMoved() { return }
@@ -83,16 +82,30 @@ package enum EndingWatch {
   /// The process's parent when the first world opened in a process that runs tests.
   private static let parent = Locked<Int?>(nil)
 
-  /// Notes the process's parent, once: called as a world opens in a process that runs tests.
+  /// How often the process looks at its parent.
+  private static let parentLookPeriod: Duration = .milliseconds(500)
+
+  /// Notes the process's parent, once, and from then on looks at it on a thread of its own for
+  /// the rest of the process: called as a world opens in a process that runs tests.
   static func noteParent() {
     guard TestFramework.processRunsTests else { return }
-    parent.withLock { parent in
-      if parent == nil { parent = Platform.parentProcessID }
+    let isFirst = parent.withLock { parent in
+      guard parent == nil else { return false }
+      parent = Platform.parentProcessID
+      return true
+    }
+    guard isFirst else { return }
+    // NB: on a thread of its own, which never reads virtual time.
+    Platform.startThread {
+      while true {
+        Platform.sleep(parentLookPeriod)
+        checkParent()
+      }
     }
   }
 
   /// Ends the process if its parent has ended since the first world opened.
-  static func checkParent() {
+  private static func checkParent() {
     guard let noted = parent.withLock({ $0 }), noted != Platform.parentProcessID else { return }
     Platform.printError(orphanNotice + "\n")
     Platform.endProcess(status: 1)

@@ -38,8 +38,6 @@ enum Watchdog {
   /// NB: a function of its own so that the drivers it looked at are released before the thread
   /// sleeps: holding them would keep a released scheduler's driver alive.
   private static func look() -> Duration? {
-    // NB: on a thread of its own, which never reads virtual time.
-    EndingWatch.checkParent()
     let drivers = isRunning.withLock { isRunning -> [TaskDriver]? in
       let worlds = Registry.shared.withLock { registry in Array(registry.worlds.values) }
       guard !worlds.isEmpty else {
