@@ -308,4 +308,7 @@ bool marbles_symbol_name(const void *_Nullable address, char *_Nonnull buffer, s
 /// where none is known, or it is not a Swift function.
 bool marbles_swift_function_name(const void *_Nullable address, char *_Nonnull buffer, size_t size);
 
+/// The process's parent as the process was loaded, before `main` (a constructor notes it).
+long marbles_parent_at_load(void);
+
 #endif

@@ -169,6 +169,11 @@ package enum Platform {
     Int(getppid())
   }
 
+  /// The process's parent as the process was loaded, before `main`.
+  static var parentProcessIDAtLoad: Int {
+    marbles_parent_at_load()
+  }
+
   /// Ends the process at once with `status`, without running exit handlers (a test framework's
   /// may wait for the test that cannot end).
   static func endProcess(status: Int32) -> Never {

@@ -73,16 +73,25 @@ import Testing
   /// in a world that waits on a thread) and ends a second later.
   /// Also where the runner ends while no world is open any more: on 2026-11-29's `main` the
   /// parent was looked at only while a world was open, and such a process ran on (one was found
-  /// 76 minutes later, waiting for a child of its own).
-  @Test(arguments: ["orphanFixture", "orphanAfterItsWorldClosedFixture"])
+  /// 76 minutes later, waiting for a child of its own). And where the runner ended before the
+  /// first world opened: the parent was noted as that world opened, so the process that had
+  /// taken the orphan in was noted, and the process ran on (CI, 2026-11-29: the child had not
+  /// opened its world within the shell's second).
+  /// The shell ends once the child's test has started (it writes a file), not after a fixed time.
+  @Test(arguments: [
+    "orphanFixture", "orphanAfterItsWorldClosedFixture", "orphanWhoseWorldOpensLaterFixture",
+  ])
   func aTestProcessWhoseRunnerEndsEndsToo(_ fixture: String) async throws {
     let folder = Platform.temporaryFolder + "/marbles-orphan-\(getpid())-\(fixture)"
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let pidFile = folder + "/pid"
+    let startedFile = folder + "/started"
     let command =
-      "MARBLES_ORPHAN_CHILD=1 '\(CommandLine.arguments[0])' --testing-library swift-testing "
-      + "--filter 'NeverHangsTests/\(fixture)' >/dev/null 2>&1 & echo $! > '\(pidFile)'; sleep 1"
+      "MARBLES_ORPHAN_CHILD='\(startedFile)' '\(CommandLine.arguments[0])' "
+      + "--testing-library swift-testing --filter 'NeverHangsTests/\(fixture)' "
+      + ">/dev/null 2>&1 & echo $! > '\(pidFile)'; i=0; "
+      + "while [ ! -e '\(startedFile)' ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done"
     // NB: no pipe: the shell's child, still running, would hold it open.
     let shell = Process()
     shell.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -113,7 +122,12 @@ import Testing
   /// Run by `aTestProcessWhoseRunnerEndsEndsToo` in a process of its own (it does nothing in the
   /// suite's own run).
   @Test func orphanFixture() async {
-    guard ProcessInfo.processInfo.environment["MARBLES_ORPHAN_CHILD"] != nil else { return }
+    guard Self.orphanHasStarted() else { return }
+    await Self.waitAMinuteInAWorld()
+  }
+
+  /// Waits a minute of real time in a world, on a continuation a thread resumes.
+  static func waitAMinuteInAWorld() async {
     await withVirtualTime(stallTimeout: .seconds(120)) { _ in
       await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
         Thread {
@@ -127,9 +141,29 @@ import Testing
   /// Run by `aTestProcessWhoseRunnerEndsEndsToo` in a process of its own: a world opens and
   /// closes, then the test waits a minute in real time with no world open.
   @Test func orphanAfterItsWorldClosedFixture() async throws {
-    guard ProcessInfo.processInfo.environment["MARBLES_ORPHAN_CHILD"] != nil else { return }
+    guard Self.orphanHasStarted() else { return }
     withVirtualTime { _ in }
     try await offThePool { Thread.sleep(forTimeInterval: 60) }
+  }
+
+  /// Run by `aTestProcessWhoseRunnerEndsEndsToo` in a process of its own: the first world opens
+  /// once the runner has ended, then waits a minute in real time on a thread.
+  @Test func orphanWhoseWorldOpensLaterFixture() async throws {
+    guard Self.orphanHasStarted() else { return }
+    let runner = getppid()
+    for _ in 0..<200 where getppid() == runner {
+      try await Task.sleep(for: .milliseconds(50))
+    }
+    await Self.waitAMinuteInAWorld()
+  }
+
+  /// In an orphan fixture's own process, writes the file its shell waits for and says `true`.
+  static func orphanHasStarted() -> Bool {
+    guard let started = ProcessInfo.processInfo.environment["MARBLES_ORPHAN_CHILD"] else {
+      return false
+    }
+    _ = FileManager.default.createFile(atPath: started, contents: Data())
+    return true
   }
 
   /// Whether process `pid` exists and is not a zombie.

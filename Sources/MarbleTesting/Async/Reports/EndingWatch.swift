@@ -79,20 +79,23 @@ package enum EndingWatch {
     Platform.endProcess(status: 1)
   }
 
-  /// The process's parent when the first world opened in a process that runs tests.
-  private static let parent = Locked<Int?>(nil)
+  /// Whether the process looks at its parent: from the first world on, in a process that runs
+  /// tests.
+  private static let looksAtParent = Locked(false)
 
   /// How often the process looks at its parent.
   private static let parentLookPeriod: Duration = .milliseconds(500)
 
-  /// Notes the process's parent, once, and from then on looks at it on a thread of its own for
-  /// the rest of the process: called as a world opens in a process that runs tests.
+  /// From the first world on, looks at the process's parent on a thread of its own for the rest
+  /// of the process, and ends the process once the parent it was started by has ended: called as
+  /// a world opens in a process that runs tests.
+  /// NB: compared with the parent as the process was loaded, not as the first world opened: a
+  /// runner may have ended before then.
   static func noteParent() {
     guard TestFramework.processRunsTests else { return }
-    let isFirst = parent.withLock { parent in
-      guard parent == nil else { return false }
-      parent = Platform.parentProcessID
-      return true
+    let isFirst = looksAtParent.withLock { looks in
+      defer { looks = true }
+      return !looks
     }
     guard isFirst else { return }
     // NB: on a thread of its own, which never reads virtual time.
@@ -104,9 +107,9 @@ package enum EndingWatch {
     }
   }
 
-  /// Ends the process if its parent has ended since the first world opened.
+  /// Ends the process if the parent it was started by has ended.
   private static func checkParent() {
-    guard let noted = parent.withLock({ $0 }), noted != Platform.parentProcessID else { return }
+    guard Platform.parentProcessID != Platform.parentProcessIDAtLoad else { return }
     Platform.printError(orphanNotice + "\n")
     Platform.endProcess(status: 1)
   }
