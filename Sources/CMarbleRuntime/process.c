@@ -1,7 +1,12 @@
-// What the process was started with, noted before any of its code runs.
-
+// What the process is: the image Marbles is in, and the parent it was started by (noted before
+// any of its code runs).
+#if defined(__linux__)
+#define _GNU_SOURCE
+#endif
 #include "CMarbleRuntime.h"
 
+#include <dlfcn.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /// The process's parent as the process was loaded.
@@ -15,3 +20,20 @@ __attribute__((constructor)) static void marbles_note_parent_at_load(void) {
 }
 
 long marbles_parent_at_load(void) { return parent_at_load; }
+
+bool marbles_image_identity(uint64_t identity[4]) {
+  // NB: dladdr is in <dlfcn.h> on Darwin and, with _GNU_SOURCE, on Linux.
+  Dl_info info;
+  if (dladdr((const void *)&marbles_image_identity, &info) == 0 || !info.dli_fname) return false;
+  struct stat status;
+  if (stat(info.dli_fname, &status) != 0) return false;
+  identity[0] = (uint64_t)status.st_dev;
+  identity[1] = (uint64_t)status.st_ino;
+  identity[2] = (uint64_t)status.st_size;
+#if defined(__APPLE__)
+  identity[3] = (uint64_t)status.st_mtimespec.tv_sec * 1000000000u + (uint64_t)status.st_mtimespec.tv_nsec;
+#else
+  identity[3] = (uint64_t)status.st_mtim.tv_sec * 1000000000u + (uint64_t)status.st_mtim.tv_nsec;
+#endif
+  return true;
+}

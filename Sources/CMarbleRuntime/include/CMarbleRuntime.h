@@ -35,18 +35,12 @@ typedef struct marbles_virtual_clock marbles_virtual_clock;
 /// again since. Never fails.
 marbles_virtual_clock *_Nonnull marbles_clock_create(uint64_t *_Nonnull generation);
 
-/// Puts `clock`'s tick 0 `offset` nanoseconds after `base`'s tick 0, for every clock id: a
-/// scheduler made inside a world reads the world's time from where the world is (one timeline),
-/// not the real time of the moment it was made. Does nothing if either was let go.
-void marbles_clock_align(
-    marbles_virtual_clock *_Nonnull clock, uint64_t generation,
-    marbles_virtual_clock *_Nonnull base, uint64_t base_generation, int64_t offset);
-
 /// Lets a clock go: no thread reads it any more, whatever its scope still says.
 void marbles_clock_release(marbles_virtual_clock *_Nonnull clock, uint64_t generation);
 
-/// Sets how much virtual time has passed since the clock's tick 0, in nanoseconds.
-void marbles_clock_set_elapsed(
+/// Moves the clock on to `nanoseconds` of virtual time after its tick 0; never back (a world's
+/// schedulers each bring the one clock to where they are, and the furthest is the world's time).
+void marbles_clock_move_to(
     marbles_virtual_clock *_Nonnull clock, uint64_t generation, int64_t nanoseconds);
 
 /// Sets how long, in real nanoseconds, a thread may keep reading one virtual instant before its

@@ -1,6 +1,7 @@
 import CMarbleRuntime
 
-/// The Swift side of CMarbleRuntime's virtual clocks: one per scheduler, and the thread's scope
+/// The Swift side of CMarbleRuntime's virtual clocks: one per world (``World/clock``; a
+/// scheduler that drives signals only, outside every world, has its own), and the thread's scope
 /// that says whose time a reading is (real time for Marbles' own waits is ``RealTime``).
 ///
 /// A reading of a standard clock (`ContinuousClock.now`, `Date()`, `DispatchTime.now()`, …) in a
@@ -28,20 +29,16 @@ final class VirtualClockSlot: @unchecked Sendable {
     marbles_clock_release(pointer, generation)
   }
 
-  /// Puts this clock's tick 0 `offset` nanoseconds after `base`'s tick 0: a scheduler made inside
-  /// a world reads the world's time from where the world is.
-  func align(to base: VirtualClockSlot, offset: Int64) {
-    marbles_clock_align(pointer, generation, base.pointer, base.generation, offset)
+  /// Moves the clock on to `elapsed` after tick 0, never back (saturating past 292 years).
+  func move(to elapsed: Duration) {
+    move(toNanoseconds: elapsed.saturatingNanoseconds)
   }
 
-  /// Sets the virtual time elapsed since tick 0 (saturating past 292 years).
-  func setElapsed(_ elapsed: Duration) {
-    setElapsed(nanoseconds: elapsed.saturatingNanoseconds)
-  }
-
-  /// Sets the virtual time elapsed since tick 0, in nanoseconds.
-  func setElapsed(nanoseconds: Int64) {
-    marbles_clock_set_elapsed(pointer, generation, nanoseconds)
+  /// Moves the clock on to `nanoseconds` after tick 0, never back: each of a world's schedulers
+  /// brings the world's clock to where it is on the timeline, and the furthest is the world's
+  /// time.
+  func move(toNanoseconds nanoseconds: Int64) {
+    marbles_clock_move_to(pointer, generation, nanoseconds)
   }
 
   /// Sets how long, in real time, a thread may keep reading one virtual instant before its
@@ -76,13 +73,14 @@ final class VirtualClockSlot: @unchecked Sendable {
     marbles_clock_signals(pointer, generation)
   }
 
-  /// How far after tick 0 a Dispatch deadline falls, or `nil` for `DISPATCH_TIME_FOREVER`.
-  func offset(ofDispatchTime when: UInt64) -> Duration? {
+  /// How far after tick 0 — on a world's timeline — a Dispatch deadline falls, in nanoseconds,
+  /// or `nil` for `DISPATCH_TIME_FOREVER`.
+  func offset(ofDispatchTime when: UInt64) -> Int64? {
     var offset: Int64 = 0
     guard marbles_clock_offset_of_dispatch_time(pointer, generation, when, &offset) else {
       return nil
     }
-    return .nanoseconds(offset)
+    return offset
   }
 
   /// Runs `body` with every reading on this thread this clock's.

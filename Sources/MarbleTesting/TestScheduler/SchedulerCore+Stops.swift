@@ -145,7 +145,7 @@ extension SchedulerCore {
     // NB: while this engine still holds the driver, which the registry names unretained.
     let tasks = Registry.shared.withLock { $0.forgetTasks(of: driver) }
     for task in tasks { Jobs.release(task) }
-    driver.clock.release()
+    if driver.world == nil { driver.clock.release() }
     driver.abandon(
       because: TestSchedulerFailure(
         kind: .undrivenWork,

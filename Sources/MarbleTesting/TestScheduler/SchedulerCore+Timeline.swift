@@ -29,6 +29,15 @@ extension SchedulerCore {
     return ticks > Int128(Int.max) ? .max : Int(ticks)
   }
 
+  /// The first tick at or after `nanoseconds` on the world's timeline (0 before tick 0): where a
+  /// deadline read from the world's clock falls.
+  func firstTick(atOrAfterTimelineNanoseconds nanoseconds: Int64) -> Int {
+    let (elapsed, overflow) = nanoseconds.subtractingReportingOverflow(
+      driver.origin.load(ordering: .relaxed))
+    guard !overflow else { return nanoseconds < 0 ? 0 : .max }
+    return ticks(.nanoseconds(elapsed))
+  }
+
   /// Where the clock is on the world's timeline.
   var timelineNow: Int64 {
     timelineNanoseconds(atTick: now)

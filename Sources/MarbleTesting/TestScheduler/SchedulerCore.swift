@@ -77,13 +77,7 @@ package final class SchedulerCore: Scheduler {
     driver.timeMoves.add(1, ordering: .relaxed)
     // NB: 64-bit arithmetic where it is exact: every step of a run moves the clock, and the
     // 128-bit conversion cost most of a step in a debug build.
-    if let tickNanoseconds, tick >= 0,
-      case (let nanoseconds, false) = Int64(tick).multipliedReportingOverflow(by: tickNanoseconds)
-    {
-      driver.clock.setElapsed(nanoseconds: nanoseconds)
-    } else {
-      driver.clock.setElapsed(elapsed(atTick: tick))
-    }
+    driver.clock.move(toNanoseconds: timelineNanoseconds(atTick: tick))
     if driver.schedule != nil { driver.tick.store(tick, ordering: .relaxed) }
   }
 

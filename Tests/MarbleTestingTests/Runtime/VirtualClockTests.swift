@@ -40,7 +40,7 @@ import Testing
             var generation: UInt64 = 0
             let clock = marbles_clock_create(&generation)
             let seconds = Int64((maker * 20_000 + round) % 997 + 1) * 1_000
-            marbles_clock_set_elapsed(clock, generation, seconds * 1_000_000_000)
+            marbles_clock_move_to(clock, generation, seconds * 1_000_000_000)
             let handle = Handle(clock: clock, generation: generation, elapsed: seconds)
             published.withLock { $0 = handle }
             if let previous { marbles_clock_release(previous.clock, previous.generation) }
@@ -112,7 +112,7 @@ import Testing
     @Test func aForkedChildReadsRealTime() throws {
       var generation: UInt64 = 0
       let clock = marbles_clock_create(&generation)
-      marbles_clock_set_elapsed(clock, generation, 3_600 * 1_000_000_000)
+      marbles_clock_move_to(clock, generation, 3_600 * 1_000_000_000)
       let scope = marbles_clock_enter(clock, generation, MARBLES_SCOPE_THREAD, nil)
       let readsVirtualTime = marbles_reads_virtual_time()
       let childStatus = forkedChildStatus { marbles_reads_virtual_time() ? 1 : 0 }

@@ -1,6 +1,7 @@
 import Foundation
 import MarbleTesting
 import Marbles
+import Synchronization
 import Testing
 
 /// One timeline: a scheduler made inside a world — by the test, by a nested `withVirtualTime`, by
@@ -100,6 +101,25 @@ import Testing
         "2 s, started on the inner scheduler",
       ])
     withExtendedLifetime(inner) {}
+  }
+
+  /// A world has one clock: work on a scheduler that is behind the world's time reads the world's
+  /// time, never an earlier one. On 2026-11-29's `main` each scheduler had a clock of its own,
+  /// placed on the timeline once: an action of the world's first scheduler, moved 1 s while a
+  /// later one had moved the world 10 s, read 9 s back.
+  @Test(.virtualTime) func workOnASchedulerThatIsBehindReadsTheWorldsTime() async throws {
+    let behind = TestScheduler()
+    let ahead = TestScheduler()
+    ahead.advance(by: .seconds(10))
+    let worldsTime = Readings()
+    let read = Mutex<Readings?>(nil)
+    _ = behind.schedule(after: .seconds(1)) { read.withLock { $0 = Readings() } }
+    behind.advance(by: .seconds(1))
+    let inTheAction = try #require(read.withLock { $0 })
+    #expect(worldsTime.isNotAfter(inTheAction))
+    #expect(inTheAction.continuous - worldsTime.continuous < .milliseconds(1))
+    #expect(worldsTime.isNotAfter(Readings()))
+    withExtendedLifetime(ahead) {}
   }
 
   /// A scheduler that goes hands its time on: the readings of the one below go on from there.

@@ -34,7 +34,8 @@ extension TaskDriver {
   func noteBlockingWaitsOnTheClock() {
     guard let thawedAt = clock.lastThawedAt, let core else { return }
     note(
-      "a blocking wait read the clock at tick \(core.ticks(thawedAt)) for longer than the stall "
+      "a blocking wait read the clock at tick "
+        + "\(core.tick(atTimelineNanoseconds: thawedAt.saturatingNanoseconds)) for longer than the stall "
         + "timeout (\(stallTimeout) of real time) — Thread.sleep, or a loop waiting for the clock "
         + "to pass a time — and virtual time cannot move while it blocks, so its readings moved "
         + "on in real time until it ended; use a standard sleep (Task.sleep) in driven work")

@@ -10,8 +10,8 @@ import Synchronization
 /// Jobs reach it two ways: the tasks its scheduler starts (`scheduler.task`, `record(sequence)`)
 /// prefer it as their task executor (SE-0417), so their jobs — and their children's — are
 /// enqueued here directly; every other job of its world comes through the runtime's hooks, which
-/// ask ``Membership`` (the one routing decision). Its clock is the scheduler's virtual clock: every
-/// reading of time in the work it runs is virtual.
+/// ask ``Membership`` (the one routing decision). Its clock is its world's: every reading of time
+/// in the work it runs is virtual, on the world's one timeline.
 package final class TaskDriver: TaskExecutor {
   /// Where a ready job must run.
   package enum Target: Sendable {
@@ -46,8 +46,9 @@ package final class TaskDriver: TaskExecutor {
   /// How long, in real time, work may wait for a drain — or a drain for the main actor — before
   /// it is given up and reported.
   package let stallTimeout: Duration
-  /// The scheduler's virtual clock: what every reading of time in its work reads.
-  let clock = VirtualClockSlot()
+  /// What every reading of time in its work reads: its world's clock, or — for a scheduler with
+  /// no world — a clock of its own.
+  let clock: VirtualClockSlot
   /// The test's world this driver belongs to; `nil` for a scheduler that drives signals only
   /// (the `marbles` command's).
   let world: World?
@@ -125,7 +126,12 @@ package final class TaskDriver: TaskExecutor {
     self.stallTimeout = stallTimeout
     self.world = world
     numberedBefore = schedule == nil ? 0 : world?.numberedTasks ?? 0
-    clock.setFrozenLimit(stallTimeout)
+    if let world {
+      clock = world.clock
+    } else {
+      clock = VirtualClockSlot()
+      clock.setFrozenLimit(stallTimeout)
+    }
   }
 
   /// How many tasks the world had numbered when this driver was made: an explored schedule's

@@ -59,7 +59,9 @@ enum VirtualDispatch {
       let offset = driver.clock.offset(ofDispatchTime: when)
     else { return false }
     let work = DispatchedBlock(block: block, queue: queue)
-    core.schedule(at: core.ticks(offset)) { work.run(on: driver) }
+    core.schedule(at: core.firstTick(atOrAfterTimelineNanoseconds: offset)) {
+      work.run(on: driver)
+    }
     driver.world?.wake()
     return true
   }

@@ -115,7 +115,7 @@ final class VirtualTimerSource: @unchecked Sendable {
       disarm()
       return true
     }
-    let tick = core.ticks(offset)
+    let tick = core.firstTick(atOrAfterTimelineNanoseconds: offset)
     let fire: @Sendable () -> Void = { [weak self] in self?.fire(on: driver) }
     let armed =
       interval == .max || interval == 0

@@ -39,11 +39,11 @@ extension World {
           message: "The world of the test closed with this work still pending; it was cancelled "
             + "and let go."),
         evenWhileDraining: true)
-      driver.clock.release()
       let tasks = Registry.shared.withLock { $0.forgetTasks(of: driver) }
       for task in tasks { Jobs.release(task) }
       VirtualTimerSource.forget(driver)
     }
+    clock.release()
     // The world's clock: its pending closures may hold what holds it.
     drivers.first?.core?.removeAll()
     if let current = TaskDriver.current, drivers.contains(where: { $0 === current }) {

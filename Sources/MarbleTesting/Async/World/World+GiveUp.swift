@@ -81,13 +81,13 @@ extension World {
     }
     // A wait the cancellation cannot end would hang the run: the process ends instead.
     let watched = (rootTask.map { [$0] } ?? awaited).filter { !Jobs.status(of: $0).isComplete }
-    let clocks = drivers.map(\.clock)
+    let clock = clock
     let stall = top.stallTimeout.saturatingNanoseconds
     let (tenTimes, overflow) = stall.multipliedReportingOverflow(by: 10)
     let timeout = Duration.nanoseconds(waitingOutside ? (overflow ? .max : tenTimes) : stall)
     guard !isLivelock else { return }
     EndingWatch.watch(watched, report: report, timeout: timeout, hasClosed: { [self] in !isOpen }) {
-      clocks.contains { $0.outsideWork > 0 }
+      clock.outsideWork > 0
     }
   }
 }

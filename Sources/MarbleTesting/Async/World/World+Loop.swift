@@ -338,15 +338,15 @@ extension World {
   }
 
   /// Whether a Dispatch block that world work handed over has not yet run to its end.
-  func hasPendingBlocks(_ drivers: [TaskDriver]) -> Bool {
-    drivers.contains { $0.clock.pendingBlocks > 0 }
+  var hasPendingBlocks: Bool {
+    clock.pendingBlocks > 0
   }
 
   /// Waits, in real time, for the world's Dispatch blocks to run — their end wakes the loop —
   /// up to ``TaskDriver/stallTimeout``; then the world gives up, naming them.
   func waitForBlocks(top: TaskDriver) {
     guard !waitForArrivals(upTo: top.stallTimeout), isOpen else { return }
-    let blocks = state.withLock { $0.drivers }.reduce(0) { $0 + $1.clock.pendingBlocks }
+    let blocks = clock.pendingBlocks
     guard blocks > 0, !isWaitingForATurn else { return }
     giveUp(
       because: outsideReport(

@@ -89,13 +89,13 @@ extension World {
         "work of the world woke a thread outside it (a condition or a semaphore that thread waits "
           + "on), which may answer")
     }
+    let handedOut = clock.outsideWork
+    if handedOut > 0 {
+      outside.append(
+        "\(handedOut) piece\(handedOut == 1 ? "" : "s") of work the world handed to a thread or a "
+          + "Dispatch queue outside it (Thread, dispatch_async) not done yet")
+    }
     for driver in drivers {
-      let handedOut = driver.clock.outsideWork
-      if handedOut > 0 {
-        outside.append(
-          "\(handedOut) piece\(handedOut == 1 ? "" : "s") of work the world handed to a thread or a "
-            + "Dispatch queue outside it (Thread, dispatch_async) not done yet")
-      }
       if driver.waitsForMain {
         outside.append("work of the world waits for the main actor, which never came free")
       }
@@ -106,7 +106,7 @@ extension World {
 
   /// How many times the world's work has woken a thread outside it.
   private var signals: UInt64 {
-    drivers.reduce(0) { $0 + $1.clock.signals }
+    clock.signals
   }
 
   /// Whether the world's work woke a thread outside it since the world last decided what to do

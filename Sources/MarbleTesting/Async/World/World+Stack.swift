@@ -31,7 +31,15 @@ extension World {
       }
       return true
     }
-    if isOpen { enterHere(driver, madeByTask: previous != nil) }
+    guard isOpen else { return }
+    noteTopsStallTimeout()
+    enterHere(driver, madeByTask: previous != nil)
+  }
+
+  /// Gives the world's clock the top scheduler's stall timeout as how long a thread may read one
+  /// frozen instant.
+  private func noteTopsStallTimeout() {
+    if let top { clock.setFrozenLimit(top.stallTimeout) }
   }
 
   /// Pops a scheduler that is released: below it, the one the code that made it had before. The
@@ -45,8 +53,9 @@ extension World {
       let madeBy = state.madeByTasks.removeValue(forKey: ObjectIdentifier(driver))
       return (madeBy, state.rootStack.last, state.drivers.isEmpty)
     }
-    // The world's time went on with the scheduler that goes: the others read it from there.
+    // The world's time went on with the scheduler that goes: the others go on from there.
     catchUp(to: end)
+    noteTopsStallTimeout()
     if let madeBy {
       _ = Registry.shared.withLock { $0.reown(madeBy.task, by: madeBy.previous) }
       if TaskDriver.current === driver { madeBy.previous.enterRunningJob(of: Jobs.currentTask) }

@@ -3,21 +3,19 @@ import Synchronization
 
 /// One timeline: a world's time is one line, whatever schedulers it has.
 ///
-/// The line is in nanoseconds from the world's first scheduler's tick 0. A scheduler made inside
-/// the world (by the test, by `assertTable`, by a task of the world) starts where the world is:
-/// its tick 0 reads as the world's time then, on every standard clock, so a reading never goes
-/// back. While the root waits, the world moves to whichever of its schedulers' actions is first
-/// on the line, and brings every other scheduler's clock there. A scheduler released hands its
-/// time on: the others catch up to where it went.
+/// The line is in nanoseconds from the world's first scheduler's tick 0, and the world's one
+/// clock (``World/clock``, what every standard reading in its work reads) is on it: each
+/// scheduler brings the clock to where it is, never back, so the clock says the furthest any has
+/// gone. A scheduler made inside the world (by the test, by `assertTable`, by a task of the world)
+/// starts where the world is: its tick 0 is the world's time then, so a reading never goes back.
+/// While the root waits, the world moves to whichever of its schedulers' actions is first on the
+/// line, and brings every other scheduler there. A scheduler released hands its time on: the
+/// others catch up to where it went.
 extension World {
-  /// Puts a scheduler the world takes at the world's time: its tick 0 is now on the timeline, and
-  /// its clock reads on from the world's first scheduler's epoch.
+  /// Puts a scheduler the world takes at the world's time: its tick 0 is now on the timeline.
   func placeOnTheTimeline(_ driver: TaskDriver) {
     let drivers = state.withLock { $0.isClosed ? [] : $0.drivers }
-    guard let first = drivers.first else { return }
-    let now = timelineNow(of: drivers)
-    driver.origin.store(now, ordering: .relaxed)
-    driver.clock.align(to: first.clock, offset: now - first.origin.load(ordering: .relaxed))
+    driver.origin.store(timelineNow(of: drivers), ordering: .relaxed)
   }
 
   /// The world's time: the furthest any of `drivers` has gone on the timeline.

@@ -60,6 +60,9 @@ package final class World: @unchecked Sendable {
   /// The root task, retained while the world is open, whose status says whether it runs, waits
   /// or has finished.
   nonisolated(unsafe) let rootTask: MarblesJobRef?
+  /// The world's virtual clock: what every reading of time in its work reads, on its one
+  /// timeline. Its tick 0 is the world's opening; each scheduler brings it to where it is.
+  let clock = VirtualClockSlot()
   /// Where the world drives while its root waits.
   let loop = DispatchQueue(label: "marbles.world")
   let state = Locked(State())
@@ -326,7 +329,7 @@ package final class World: @unchecked Sendable {
   /// The job that opened the world has ended: a mark of its thread stands for nothing any more.
   func openingJobEnded() {
     guard !hasOpeningJobEnded.exchange(true, ordering: .acquiringAndReleasing) else { return }
-    for driver in drivers { driver.clock.endOpening() }
+    clock.endOpening()
   }
 
 }

@@ -149,7 +149,7 @@ extension World {
   /// Moves the world's time to its next due action and runs it — unless a Dispatch block of the
   /// world has not run yet.
   func moveTime(top: TaskDriver, drivers: [TaskDriver]) -> TimeMove {
-    if hasPendingBlocks(drivers) || jobsUnderWay.load(ordering: .acquiring) > 0 {
+    if hasPendingBlocks || jobsUnderWay.load(ordering: .acquiring) > 0 {
       return .blocksPending
     }
     return runNextDueAction(top: top, drivers: drivers) ? .moved : .nothingDue
