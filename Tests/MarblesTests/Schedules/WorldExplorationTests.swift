@@ -137,10 +137,12 @@ import Testing
     }
     #expect(exploration.failure == nil, "\(exploration)")
     #expect(exploration.choicePoints > 0)
-    // In a world each sleep's wake-up, each hop to the counter and each of the test's own jobs is
-    // a choice: a tree larger than 100, which the result does not call whole.
-    #expect(exploration.schedulesRun == 100)
-    #expect(!exploration.isExhaustive, "\(exploration)")
+    // Which child starts first, which wakes first, which reaches the counter first: a whole tree
+    // of a handful of orders (issue 47.4). On 2026-11-29's `main` every hop of a task's own job
+    // and every sleep's wake-up job was a choice too: about 18 choice points, 100 schedules run
+    // and the tree not whole.
+    #expect(exploration.isExhaustive, "\(exploration)")
+    #expect(exploration.schedulesRun <= 16, "\(exploration)")
   }
 
   actor Counter {

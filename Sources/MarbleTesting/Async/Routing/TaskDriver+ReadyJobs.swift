@@ -28,19 +28,40 @@ extension TaskDriver {
 
   /// Makes a job ready to run at the scheduler's next drain — or, once the driver has let its
   /// work go, sends it where it would have gone.
-  func makeReady(_ job: UnownedJob, on target: Target) {
+  ///
+  /// A job that goes on with the step running here is first in line: a hop of the running task,
+  /// or of the task whose actor it leaves (as the runtime would start it at once). Under an
+  /// explored schedule a hop that leaves or reaches an actor stays a choice — which task gets an
+  /// actor first is a race the runtime's threads run — but a hop of a task's own job that
+  /// changes no actor (from the driver to the generic executor and back) is forced: no other job
+  /// can see the difference, so a choice there would only double the orders to explore.
+  ///
+  /// - Parameters:
+  ///   - job: The job.
+  ///   - target: Where it must run.
+  ///   - isWakeUp: Whether it is a sleep's wake-up job, whose only work is to resume its sleeper:
+  ///     it runs next with no choice, and so does the sleeper it resumes (the wake-up action that
+  ///     made it ready was the choice: "the sleeper goes now").
+  func makeReady(_ job: UnownedJob, on target: Target, isWakeUp: Bool = false) {
     // NB: only a cancelled task comes back before its sleep's tick; the status flag spares every
     // other job the sleeps' lock.
     if standardSleepCount.load(ordering: .acquiring) > 0, Jobs.isCancelledTask(job) {
       endStandardSleepEarly(of: job)
     }
-    let isContinued = continuesTheRunningStep(job, on: target) || isAHopOfTheRunningStep(on: target)
+    let continues = continuesTheRunningStep(job, on: target)
+    // A wake-up task's own hop is still the wake-up; the task it resumes goes on with it.
+    let goesOnWithAWakeUp =
+      target != .main && stepIsAWakeUp.load(ordering: .relaxed) && TaskDriver.current === self
+    let isForced = isWakeUp || continues || goesOnWithAWakeUp
+    let isContinued = isForced || isAHopOfTheRunningStep(on: target)
     let ordinal = schedule == nil ? nil : Jobs.taskID(of: job).flatMap { runOrdinal(of: $0) }
     let isAbandoned = ready.withLock { ready -> Bool in
       // NB: read under the ready lock, which a give-up holds while it sets the flag and empties
       // the queue, so that no job is left behind.
       guard !self.isAbandoned.load(ordering: .acquiring) else { return true }
-      let readyJob = ReadyJob(job: job, target: target, ordinal: ordinal)
+      let readyJob = ReadyJob(
+        job: job, target: target, ordinal: ordinal, isForced: isForced,
+        isWakeUp: isWakeUp || (continues && goesOnWithAWakeUp))
       if isContinued {
         ready.pushFirst(readyJob)
       } else {
@@ -128,6 +149,8 @@ extension TaskDriver {
     let job = ready.job
     let taskID = Jobs.taskID(of: job)
     stepTask.store(taskID ?? 0, ordering: .relaxed)
+    stepIsAWakeUp.store(ready.isWakeUp, ordering: .relaxed)
+    defer { if ready.isWakeUp { stepIsAWakeUp.store(false, ordering: .relaxed) } }
     // NB: an `async let` child lives in its parent's allocator, and the parent's next job may
     // leave the scope and free it: the children that ended are let go first (released later,
     // they were freed memory: signal 11 in an exploration of a world's `async let`s).

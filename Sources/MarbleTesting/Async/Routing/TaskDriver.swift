@@ -36,6 +36,12 @@ package final class TaskDriver: TaskExecutor {
     /// Its task's number in the run (``runOrdinal(of:)``), noted under an explored schedule only:
     /// who the job is, for the choice point, the same in every run of the test.
     var ordinal: Int? = nil
+    /// Whether it runs next with no choice, under an explored schedule too: it only goes on with
+    /// what just ran, and running anything before it would be an order the runtime never makes
+    /// visible (``TaskDriver/makeReady(_:on:isForced:)``).
+    var isForced = false
+    /// Whether it is a step of a sleep's wake-up task: the task it resumes goes next.
+    var isWakeUp = false
   }
 
   /// The ready jobs, in the order they became ready.
@@ -68,6 +74,8 @@ package final class TaskDriver: TaskExecutor {
   let standardSleepCount = Atomic(0)
   /// The task whose step runs now, or 0.
   let stepTask = Atomic<UInt64>(0)
+  /// Whether the step running now is a sleep's wake-up task's (``ReadyJob/isWakeUp``).
+  let stepIsAWakeUp = Atomic(false)
   /// The thread running a step of the world's loop under an explored schedule now, or 0: that
   /// step's hops onto and off actors are enqueued, each a choice (``isAHopOfTheRunningStep(on:)``).
   let threadWhoseHopsAreChoices = Atomic<UInt>(0)

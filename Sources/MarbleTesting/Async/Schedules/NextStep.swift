@@ -245,6 +245,12 @@ extension TaskDriver {
     return true
   }
 
+  /// What the ready queue offers an explored step: a forced job, taken out, or a choice.
+  private enum Offered {
+    case forced(ReadyJob)
+    case choice((offsets: [Int], candidates: [ScheduleCandidate]))
+  }
+
   /// What an explored step took: a ready job, or which of the steps due it chose.
   enum Chosen {
     case job(ReadyJob)
@@ -261,11 +267,20 @@ extension TaskDriver {
   /// choice is made again.
   func takeChosen(racing due: [ScheduleCandidate], by schedule: ScheduleRun) -> Chosen? {
     while true {
-      let offered = readyQueue { ready -> (offsets: [Int], candidates: [ScheduleCandidate])? in
+      let offeredStep = readyQueue { ready -> Offered? in
         guard ready.count > 0 else { return nil }
-        return Self.jobCandidates(in: ready)
+        // A forced job goes on with what just ran: no choice (see `makeReady`).
+        if ready[offset: 0].isForced { return .forced(ready.popFirst()!) }
+        return .choice(Self.jobCandidates(in: ready))
       }
-      guard let offered else { return nil }
+      let offered: (offsets: [Int], candidates: [ScheduleCandidate])
+      switch offeredStep {
+      case nil: return nil
+      case .forced(let job):
+        schedule.noteStep(task: Jobs.taskID(of: job.job), tick: tick.load(ordering: .relaxed))
+        return .job(job)
+      case .choice(let choice): offered = choice
+      }
       let index = Self.choose(offered.candidates + due, by: schedule)
       if index >= offered.candidates.count { return .due(index - offered.candidates.count) }
       let offset = offered.offsets[index]
