@@ -24,6 +24,23 @@ import Testing
     #expect(report.hasPrefix("The test's world is deadlocked at tick 0"), "\(report)")
   }
 
+  /// A livelock of another task while the test's own task waits for it — a task spinning on
+  /// zero-length sleeps — is a known issue too. On 2026-11-29's `main` it was reported in the
+  /// trait's context: at the `@Test` line, plus "Known issue was not recorded".
+  @Test(.virtualTime(stepLimit: 20_000, stallTimeout: .seconds(3600)))
+  func aLivelockInsideWithKnownIssueIsAKnownIssue() async {
+    let report = await Self.knownIssues { await Self.waitForATaskThatSpins() }
+    #expect(report.hasPrefix("The test's world is livelocked at tick 0"), "\(report)")
+  }
+
+  /// Waits for a task that sleeps for no time, over and over, until it is cancelled.
+  static func waitForATaskThatSpins() async {
+    let spinner = Task {
+      while !Task.isCancelled { try? await Task.sleep(for: .zero) }
+    }
+    await spinner.value
+  }
+
   /// Waits for a task that waits for a stream nobody feeds: a deadlock of the world.
   static func waitForAStreamNobodyFeeds() async {
     let consumer = Task { for await _ in AsyncStream<Int>.makeStream().stream {} }

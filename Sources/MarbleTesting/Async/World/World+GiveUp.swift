@@ -33,12 +33,8 @@ extension World {
       Platform.printError("\(core.site.filePath):\(core.site.line): error: \(report)\n")
       EndingWatch.endOutsideTests()
     }
-    if let reporter, let rootTask, !waitingOutside, !isLivelock,
-      !Jobs.status(of: rootTask).isRunning
-    {
-      // As the root would record it where it waits: inside a `withKnownIssue`, a known issue. Only
-      // in a deadlock, where nothing can resume the root before its waits are ended (after this
-      // record): its bindings do not change while they are read.
+    if let reporter, let rootTask, !waitingOutside, isRootHeld(rootTask, isLivelock: isLivelock) {
+      // As the root would record it where it waits: inside a `withKnownIssue`, a known issue.
       reporter.report(report, at: core.site, asIfBy: WaitingTask(rootTask))
     } else if let reporter {
       reporter.report(report, at: core.site)
@@ -89,6 +85,20 @@ extension World {
     EndingWatch.watch(watched, report: report, timeout: timeout, hasClosed: { [self] in !isOpen }) {
       clock.outsideWork > 0
     }
+  }
+}
+
+extension World {
+  /// Whether nothing can resume the root while the world gives up, so that its bindings do not
+  /// change while they are read: in a deadlock, nothing can (its waits end only after the
+  /// record); in a livelock, the world's loop is here, so only work outside the world could — a
+  /// root that waits, with nothing of the world's under way outside it, is held. (A stall waits
+  /// for work outside, which may resume the root at any moment.)
+  fileprivate func isRootHeld(_ rootTask: MarblesJobRef, isLivelock: Bool) -> Bool {
+    let status = Jobs.status(of: rootTask)
+    guard !status.isRunning else { return false }
+    guard isLivelock else { return true }
+    return !status.isEnqueued && clock.outsideWork == 0
   }
 }
 
