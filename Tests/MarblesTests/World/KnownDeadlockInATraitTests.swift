@@ -1,6 +1,8 @@
+import Foundation
 import MarbleTesting
 import Marbles
 import Synchronization
+import TestSupport
 import Testing
 
 /// A deadlock inside `withKnownIssue`, in a test whose world the `.virtualTime` trait opened, is a
@@ -31,6 +33,47 @@ import Testing
   func aLivelockInsideWithKnownIssueIsAKnownIssue() async {
     let report = await Self.knownIssues { await Self.waitForATaskThatSpins() }
     #expect(report.hasPrefix("The test's world is livelocked at tick 0"), "\(report)")
+  }
+
+  /// A stall — work the world handed to a thread outside it, not back within the stall timeout —
+  /// inside `withKnownIssue` is a known issue too (it was reported at the `@Test` line).
+  @Test(.virtualTime(stallTimeout: .milliseconds(300)))
+  func aStallInsideWithKnownIssueIsAKnownIssue() async {
+    let report = await Self.knownIssues {
+      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        Thread {
+          Thread.sleep(forTimeInterval: 1)
+          continuation.resume()
+        }.start()
+      }
+    }
+    #expect(
+      report.hasPrefix("The test's world waited 0.3 seconds of real time at tick 0"), "\(report)")
+  }
+
+  /// The test's own task spinning — a loop of zero-length sleeps in the test itself — inside
+  /// `withKnownIssue`: a known issue.
+  @Test(.virtualTime(stepLimit: 20_000, stallTimeout: .seconds(3600)))
+  func aLivelockTheTestSpinsInsideWithKnownIssueIsAKnownIssue() async {
+    let report = await Self.knownIssues {
+      while !Task.isCancelled { try? await Task.sleep(for: .zero) }
+    }
+    #expect(report.hasPrefix("The test's world is livelocked at tick 0"), "\(report)")
+  }
+
+  /// The give-ups above touch no other test and record no issue of no test: run in a process of
+  /// their own, nothing but their known issues. On 2026-11-29's `main` the livelock the test spins
+  /// recorded `✘ Test «unknown» … An API was misused` in every run: giving its work up, the world
+  /// cancelled the test's own sleeping task from its loop's thread, and Swift Testing took that as
+  /// a cancellation of the test from outside any test.
+  @Test func theirGiveUpsTouchNothingElse() async throws {
+    guard ProcessInfo.processInfo.environment["MARBLES_KNOWN_GIVE_UPS_CHILD"] == nil else { return }
+    let output = try await runTestsInAChildProcess(
+      filter: "KnownDeadlockInATraitTests/a", environment: ["MARBLES_KNOWN_GIVE_UPS_CHILD": "1"]
+    ).output
+    #expect(!output.contains("«unknown»"), "\(output.suffix(3000))")
+    #expect(output.contains("passed after"), "\(output.suffix(3000))")
+    #expect(!output.contains("✘"), "\(output.suffix(3000))")
   }
 
   /// Waits for a task that sleeps for no time, over and over, until it is cancelled.

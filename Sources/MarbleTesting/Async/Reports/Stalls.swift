@@ -58,8 +58,9 @@ extension TaskDriver {
   }
 
   /// Lets the driver's work go: cancels its ready tasks and hands them to the runtime's own
-  /// executors, wakes its sleeping tasks with cancellation, and sends every later job straight
-  /// where it would have gone. Happens once; a drain in progress prevents it, unless
+  /// executors, wakes its sleeping tasks with cancellation (the world's root, the test's own
+  /// task, is woken but not cancelled here), and sends every later job straight where it would
+  /// have gone. Happens once; a drain in progress prevents it, unless
   /// `evenWhileDraining` (a world that closes — from inside its own work — lets everything go).
   ///
   /// - Parameters:
@@ -89,8 +90,14 @@ extension TaskDriver {
     }
     guard let jobs else { return false }
     record()
-    for job in jobs { Self.release(job, cancelling: true) }
-    for sleep in sleeps { sleep.abandon() }
+    // NB: never the world's root, the test's own task: Swift Testing takes a cancellation of it as
+    // the test's, in the context of whoever cancels — here a thread of no test, an API misuse
+    // («unknown») — so the world cancels its root itself, in the test's context, where its waits
+    // need it (`giveUp`).
+    for job in jobs {
+      Self.release(job, cancelling: world?.isRoot(Jobs.taskID(of: job.job)) != true)
+    }
+    for sleep in sleeps { sleep.abandon(cancellingItsTask: world?.isRoot(sleep.taskID) != true) }
     return true
   }
 }
@@ -102,6 +109,7 @@ protocol AbandonableSleep: AnyObject, Sendable {
   var taskID: UInt64? { get }
   /// The tick it wakes at.
   var wakeTick: Int { get }
-  /// Cancels the sleeping task and resumes it, throwing `CancellationError`.
-  func abandon()
+  /// Ends the sleep: cancels the sleeping task, if asked, and resumes it — throwing
+  /// `CancellationError` when it was cancelled.
+  func abandon(cancellingItsTask: Bool)
 }

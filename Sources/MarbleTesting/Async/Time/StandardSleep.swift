@@ -88,13 +88,13 @@ final class StandardSleep: AbandonableSleep {
     Jobs.release(task)
   }
 
-  /// The driver let its work go: cancels the sleeping task, which resumes throwing
-  /// `CancellationError`, and lets the wake-up job go.
-  func abandon() {
+  /// The driver let its work go: cancels the sleeping task, if asked, which then resumes throwing
+  /// `CancellationError`, and lets the wake-up job go (which resumes an uncancelled one).
+  func abandon(cancellingItsTask: Bool) {
     let (ended, wakeUp) = end()
     guard ended else { return }
     wakeUp?.dispose()
-    Jobs.cancel(task)
+    if cancellingItsTask { Jobs.cancel(task) }
     Jobs.enqueueGlobal(wake)
     Jobs.release(task)
   }

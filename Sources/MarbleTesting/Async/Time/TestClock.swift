@@ -155,13 +155,13 @@ private final class Sleep: AbandonableSleep {
     resume(continuation, error)
   }
 
-  /// Cancels the sleeping task and resumes it with `CancellationError`.
-  func abandon() {
+  /// Resumes the sleeping task with `CancellationError`, cancelling it first if asked.
+  func abandon(cancellingItsTask: Bool) {
     guard let (continuation, wakeUp) = take(endingWith: CancellationError()) else { return }
     wakeUp.dispose()
     // The task stays suspended here until the resume below: cancelling it first is safe, and runs
     // its cancellation handlers (this sleep's own finds the sleep over).
-    if let task { swift_task_cancel(task) }
+    if cancellingItsTask, let task { swift_task_cancel(task) }
     resume(continuation, CancellationError())
   }
 

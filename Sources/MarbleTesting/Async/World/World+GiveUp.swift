@@ -15,9 +15,10 @@ extension World {
   ///   - waitingOutside: Whether the world waited for work outside it, which may still answer the
   ///     root: the process then ends only after ten times the stall timeout without the root
   ///     moving (a deadlock or a livelock: after the stall timeout).
-  ///   - isLivelock: Whether the world's work keeps running (a livelock): the root is cancelled
-  ///     even while it runs (a loop that checks for cancellation then ends), and the process is
-  ///     not watched — a running root cannot be told from one a busy pool holds back.
+  ///   - isLivelock: Whether the world's work keeps running (a livelock): a root that kept running
+  ///     in it is cancelled even while it runs (a loop that checks for cancellation then ends), and
+  ///     the process is not watched — a running root cannot be told from one a busy pool holds
+  ///     back.
   func giveUp(because report: String, waitingOutside: Bool = false, isLivelock: Bool = false) {
     let drivers = state.withLock { state -> [TaskDriver]? in
       guard !state.hasGivenUp, !state.isClosed else { return nil }
@@ -33,7 +34,9 @@ extension World {
       Platform.printError("\(core.site.filePath):\(core.site.line): error: \(report)\n")
       EndingWatch.endOutsideTests()
     }
-    if let reporter, let rootTask, !waitingOutside, isRootHeld(rootTask, isLivelock: isLivelock) {
+    if let reporter, let rootTask,
+      isRootHeld(rootTask, onlyADeadlock: !waitingOutside && !isLivelock)
+    {
       // As the root would record it where it waits: inside a `withKnownIssue`, a known issue.
       reporter.report(report, at: core.site, asIfBy: WaitingTask(rootTask))
     } else if let reporter {
@@ -58,6 +61,14 @@ extension World {
     // end its wait, as a task's value does (the runtime does not say which group it is).
     let rootAwaitsCancelledWork =
       !cancelled.isEmpty && rootTask.map { Jobs.status(of: $0).dependency == .group } == true
+    // In a livelock the root's own loop needs cancelling to end, if the root kept running in it;
+    // a root that only waits is cancelled where its wait needs it, as in a deadlock.
+    let rootKeptRunning: Bool =
+      if isLivelock, case .task(let id) = root {
+        state.withLock { $0.jobsAtOneTime[id] != nil }
+      } else {
+        false
+      }
     for task in cancelled { Jobs.cancel(task) }
     for driver in drivers { driver.abandon(because: failure, evenWhileDraining: true) }
     // The root last, in its test's own context: Swift Testing takes the cancellation of a test's
@@ -67,7 +78,7 @@ extension World {
       let cancel: @Sendable () -> Void = {
         let status = Jobs.status(of: root.task)
         guard !status.isComplete,
-          isLivelock
+          rootKeptRunning
             || (!status.isRunning && !status.isEnqueued && !rootAwaitsCancelledWork
               && !Jobs.isAwaitingRunnableWork(root.task))
         else { return }
@@ -89,16 +100,16 @@ extension World {
 }
 
 extension World {
-  /// Whether nothing can resume the root while the world gives up, so that its bindings do not
-  /// change while they are read: in a deadlock, nothing can (its waits end only after the
-  /// record); in a livelock, the world's loop is here, so only work outside the world could — a
-  /// root that waits, with nothing of the world's under way outside it, is held. (A stall waits
-  /// for work outside, which may resume the root at any moment.)
-  fileprivate func isRootHeld(_ rootTask: MarblesJobRef, isLivelock: Bool) -> Bool {
-    let status = Jobs.status(of: rootTask)
-    guard !status.isRunning else { return false }
-    guard isLivelock else { return true }
-    return !status.isEnqueued && clock.outsideWork == 0
+  /// Whether the root cannot run while the world gives up, so that its bindings do not change
+  /// while they are read. In a deadlock nothing can resume it before its waits are ended (after
+  /// the record). In a livelock or a stall, work outside may resume it, but only to enqueue its
+  /// next job: where only the world's loop runs the root's jobs (a task's, not the main actor's),
+  /// and the loop is the one giving up, that job waits.
+  fileprivate func isRootHeld(_ rootTask: MarblesJobRef, onlyADeadlock: Bool) -> Bool {
+    guard !Jobs.status(of: rootTask).isRunning else { return false }
+    if onlyADeadlock { return true }
+    guard !isRootOnTheMainQueue, !isRootOnTheMainThread else { return false }
+    return !state.withLock { $0.isRootRunningElsewhere }
   }
 }
 
