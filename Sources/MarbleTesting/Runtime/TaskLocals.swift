@@ -16,7 +16,9 @@ import Synchronization
 /// bindings are then pushed, oldest first, where the caller runs (its task's own bindings, or the
 /// thread's where no task is current), and popped after the call: the runtime's own entry points
 /// (`swift_task_localValuePush`, `swift_task_localValuePop`), which `TaskLocal.withValue` uses.
-/// The other task must not run meanwhile (the world's root, waiting): its chain does not change.
+/// The bindings are read, and their values copied, while the other task waits and nothing runs it
+/// (the world's root, held by its giving-up loop): its chain does not change meanwhile. The call
+/// that binds them may come later, on another thread (the reporter's).
 package enum TaskLocals {
   @TaskLocal private static var probe: Int = 0
 
@@ -31,10 +33,48 @@ package enum TaskLocals {
   package static func withBindings<Result>(
     of task: WaitingTask, _ body: () throws -> Result
   ) rethrows -> Result {
-    let bindings = headOffsetFound().map { read(task.task, headAt: $0) } ?? []
-    for binding in bindings.reversed() { push(binding.type, key: binding.key, item: binding.item) }
-    defer { for _ in bindings { swift_task_localValuePop() } }
+    let copies = task.bindings.copies
+    for copy in copies.reversed() { push(copy.type, key: copy.key, from: copy.value) }
+    defer { for _ in copies { swift_task_localValuePop() } }
     return try body()
+  }
+
+  /// A task's bindings as they were read: copies of their values, newest first, which the
+  /// snapshot owns (so that the task may go on once it is taken).
+  package final class Snapshot: @unchecked Sendable {
+    // NB: @unchecked: set once; each copy is only read, and destroyed with the snapshot.
+    fileprivate let copies: [Copy]
+
+    fileprivate init(_ copies: [Copy]) {
+      self.copies = copies
+    }
+
+    deinit {
+      for copy in copies { TaskLocals.destroy(copy.type, copy.value) }
+    }
+  }
+
+  fileprivate struct Copy {
+    let key: UnsafeRawPointer
+    let type: Any.Type
+    let value: UnsafeMutableRawPointer
+  }
+
+  /// Copies `task`'s bindings, which must not change meanwhile (the task waits, and nothing runs
+  /// it); none if they cannot be read.
+  static func snapshot(of task: MarblesJobRef) -> Snapshot {
+    let bindings = headOffsetFound().map { read(task, headAt: $0) } ?? []
+    return Snapshot(
+      bindings.map { binding in
+        Copy(key: binding.key, type: binding.type, value: copy(binding.type, item: binding.item))
+      })
+  }
+
+  /// Finds where a task keeps its bindings, once, from a task (the current one); does nothing
+  /// without one. A snapshot is taken on a world's thread, where no task is current: the world
+  /// calls this as it opens, on its root.
+  static func findTheHeadOnce() {
+    _ = headOffsetFound()
   }
 
   /// Whether another task's bindings can be read here: for the runtime facts' check.
@@ -99,15 +139,30 @@ package enum TaskLocals {
     return bindings
   }
 
-  /// Binds a copy of the value of `item` (a `T`) to `key` here.
-  private static func push<T>(_: T.Type, key: UnsafeRawPointer, item: UnsafeRawPointer) {
+  /// A copy of the value of `item` (a `T`), in storage of its own.
+  private static func copy<T>(_: T.Type, item: UnsafeRawPointer) -> UnsafeMutableRawPointer {
     let alignment = MemoryLayout<T>.alignment
     let offset = (24 + alignment - 1) & ~(alignment - 1)
     let value = UnsafeMutablePointer<T>.allocate(capacity: 1)
-    defer { value.deallocate() }
     value.initialize(to: (item + offset).assumingMemoryBound(to: T.self).pointee)
+    return UnsafeMutableRawPointer(value)
+  }
+
+  /// Binds a copy of `copy` (a `T`) to `key` here.
+  private static func push<T>(_: T.Type, key: UnsafeRawPointer, from copy: UnsafeMutableRawPointer)
+  {
+    let value = UnsafeMutablePointer<T>.allocate(capacity: 1)
+    defer { value.deallocate() }
+    value.initialize(to: copy.assumingMemoryBound(to: T.self).pointee)
     // NB: the runtime takes the value: `value` is left uninitialized.
     swift_task_localValuePush(key, value, unsafeBitCast(T.self, to: UnsafeRawPointer.self))
+  }
+
+  /// Destroys and frees a copy (a `T`).
+  fileprivate static func destroy<T>(_: T.Type, _ copy: UnsafeMutableRawPointer) {
+    let value = copy.assumingMemoryBound(to: T.self)
+    value.deinitialize(count: 1)
+    value.deallocate()
   }
 
   private static func load<T>(_: T.Type, at address: UnsafeRawPointer) -> T? {

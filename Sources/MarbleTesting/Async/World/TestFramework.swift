@@ -52,13 +52,13 @@ package protocol WorldReporter: Sendable {
   func finishSoon()
 }
 
-/// A task that waits while a report is made for it: kept alive by its world until then.
-package struct WaitingTask: @unchecked Sendable {
-  // NB: @unchecked: the task is retained by its world, and only read while it waits.
-  let task: MarblesJobRef
+/// A task that waits while a report is made for it: its task-local bindings, read when this is
+/// made — while nothing runs the task — so that the report may be recorded later, elsewhere.
+package struct WaitingTask: Sendable {
+  let bindings: TaskLocals.Snapshot
 
   init(_ task: MarblesJobRef) {
-    self.task = task
+    bindings = TaskLocals.snapshot(of: task)
   }
 }
 

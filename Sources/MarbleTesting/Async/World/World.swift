@@ -193,6 +193,8 @@ package final class World: @unchecked Sendable {
     RuntimeHooks.worldOpens()
     EndingWatch.noteParent()
     installRunLoopHandler()
+    // NB: a report's snapshot of the root's bindings is taken where no task is current.
+    if rootTask != nil { TaskLocals.findTheHeadOnce() }
     let world = World(root: root, rootTask: rootTask, opening: opening)
     Registry.shared.withLock { $0.add(world) }
     Watchdog.start()
