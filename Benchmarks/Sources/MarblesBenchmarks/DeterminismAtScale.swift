@@ -56,12 +56,17 @@ enum DeterminismAtScale {
     let rounds = rounds
     var wrong = 0
     var wrongTimes = 0
+    /// The first worlds that ended at the wrong tick: their tick and winner, to say what happened.
+    var wrongEnds: [String] = []
     let start = ContinuousClock.now
     for _ in 0..<rounds {
       for _ in 0..<worlds {
         let (winner, now) = await race()
         if winner != .work { wrong += 1 }
-        if now != 1000 { wrongTimes += 1 }
+        if now != 1000 {
+          wrongTimes += 1
+          if wrongEnds.count < 10 { wrongEnds.append("tick \(now), \(winner)") }
+        }
       }
     }
     let seconds = (ContinuousClock.now - start) / .seconds(1)
@@ -69,7 +74,8 @@ enum DeterminismAtScale {
     print(
       "n. \(total) fresh worlds (\(rounds) × \(worlds)), 1 s work raced against a 2 s timeout, "
         + "two busy loops on the cores: \(wrong) wrong winners, \(wrongTimes) at the wrong tick, "
-        + String(format: "%.1f s, %.1f µs per world", seconds, seconds / Double(total) * 1e6))
+        + String(format: "%.1f s, %.1f µs per world", seconds, seconds / Double(total) * 1e6)
+        + (wrongEnds.isEmpty ? "" : " (ended at: \(wrongEnds.joined(separator: "; ")))"))
     if wrong + wrongTimes > 0 { exit(1) }
   }
 }
