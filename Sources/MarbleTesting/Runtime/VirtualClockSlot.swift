@@ -29,11 +29,6 @@ final class VirtualClockSlot: @unchecked Sendable {
     marbles_clock_release(pointer, generation)
   }
 
-  /// Moves the clock on to `elapsed` after tick 0, never back (saturating past 292 years).
-  func move(to elapsed: Duration) {
-    move(toNanoseconds: elapsed.saturatingNanoseconds)
-  }
-
   /// Moves the clock on to `nanoseconds` after tick 0, never back: each of a world's schedulers
   /// brings the world's clock to where it is on the timeline, and the furthest is the world's
   /// time.

@@ -9,6 +9,8 @@ extension SchedulerCore {
   func timelineNanoseconds(atTick tick: Int) -> Int64 {
     let origin = driver.origin.load(ordering: .relaxed)
     let elapsed: Int64
+    // NB: 64-bit arithmetic where it is exact: every step of a run moves the clock here, and the
+    // 128-bit conversion cost most of a step in a debug build.
     if let tickNanoseconds, tick >= 0,
       case (let product, false) = Int64(tick).multipliedReportingOverflow(by: tickNanoseconds)
     {

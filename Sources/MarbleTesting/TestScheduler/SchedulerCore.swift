@@ -75,8 +75,6 @@ package final class SchedulerCore: Scheduler {
     guard tick != state.time.now else { return }
     state.time.now = tick
     driver.timeMoves.add(1, ordering: .relaxed)
-    // NB: 64-bit arithmetic where it is exact: every step of a run moves the clock, and the
-    // 128-bit conversion cost most of a step in a debug build.
     driver.clock.move(toNanoseconds: timelineNanoseconds(atTick: tick))
     if driver.schedule != nil { driver.tick.store(tick, ordering: .relaxed) }
   }

@@ -1,5 +1,6 @@
 import CMarbleRuntime
 @_spi(Internals) import Signals
+import Synchronization
 
 /// Never a hang: what ends a process whose test can no longer end.
 ///
@@ -81,7 +82,7 @@ package enum EndingWatch {
 
   /// Whether the process looks at its parent: from the first world on, in a process that runs
   /// tests.
-  private static let looksAtParent = Locked(false)
+  private static let looksAtParent = Atomic(false)
 
   /// How often the process looks at its parent.
   private static let parentLookPeriod: Duration = .milliseconds(500)
@@ -93,11 +94,7 @@ package enum EndingWatch {
   /// runner may have ended before then.
   static func noteParent() {
     guard TestFramework.processRunsTests else { return }
-    let isFirst = looksAtParent.withLock { looks in
-      defer { looks = true }
-      return !looks
-    }
-    guard isFirst else { return }
+    guard !looksAtParent.exchange(true, ordering: .acquiringAndReleasing) else { return }
     // NB: on a thread of its own, which never reads virtual time.
     Platform.startThread {
       while true {
