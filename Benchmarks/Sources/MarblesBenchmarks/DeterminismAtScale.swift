@@ -4,11 +4,17 @@ import Synchronization
 
 /// Phase n: determinism at scale. 10,000 fresh worlds, each racing a 1 s sleep against a 2 s
 /// timeout (the sleep must win, at exactly 1,000 ms), run `rounds` times while two threads keep
-/// both cores busy: every world must be right. `BENCH_N_ROUNDS` sets the rounds (100 by default).
+/// both cores busy: every world must be right. `BENCH_N_ROUNDS` sets the rounds (100 by default),
+/// `BENCH_N_BUSY` the busy threads (2 by default; more preempt the world's threads more often, at
+/// more points, which makes a rare race between them show sooner).
 enum DeterminismAtScale {
   static let worlds = 10_000
   static var rounds: Int {
     ProcessInfo.processInfo.environment["BENCH_N_ROUNDS"].flatMap(Int.init) ?? 100
+  }
+
+  static var busyThreads: Int {
+    ProcessInfo.processInfo.environment["BENCH_N_BUSY"].flatMap(Int.init) ?? 2
   }
 
   enum Winner: Sendable { case work, timeout }
@@ -38,9 +44,9 @@ enum DeterminismAtScale {
     let isSet = Atomic(false)
   }
 
-  /// Two threads that keep the cores busy until `stop` is set.
+  /// Threads that keep the cores busy until `stop` is set.
   static func busyLoops(until stop: Flag) {
-    for _ in 0..<2 {
+    for _ in 0..<busyThreads {
       Thread {
         var spin = 0
         while !stop.isSet.load(ordering: .relaxed) { spin &+= 1 }
@@ -73,7 +79,7 @@ enum DeterminismAtScale {
     let total = rounds * worlds
     print(
       "n. \(total) fresh worlds (\(rounds) × \(worlds)), 1 s work raced against a 2 s timeout, "
-        + "two busy loops on the cores: \(wrong) wrong winners, \(wrongTimes) at the wrong tick, "
+        + "\(busyThreads) busy loops on the cores: \(wrong) wrong winners, \(wrongTimes) at the wrong tick, "
         + String(format: "%.1f s, %.1f µs per world", seconds, seconds / Double(total) * 1e6)
         + (wrongEnds.isEmpty ? "" : " (ended at: \(wrongEnds.joined(separator: "; ")))"))
     if wrong + wrongTimes > 0 { exit(1) }

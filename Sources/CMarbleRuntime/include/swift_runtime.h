@@ -192,6 +192,36 @@ static inline int marbles_task_dependency(MarblesJobRef _Nonnull task, const voi
 #endif
 }
 
+/// Whether a task that no thread runs has suspended for good: what it awaits has not already
+/// ended, so no thread goes on running it until something resumes it — and a resumption then
+/// enqueues it. 0 while it is on its way to suspending, or back from it: it runs (0x800); it is
+/// flagged suspended on a continuation that it has not yet awaited, or that was resumed before it
+/// could (the runtime flags the task suspended, then tries to mark the continuation awaited, and
+/// where a resumption came first flags the task running again and goes on on the same thread);
+/// it awaits a task that has completed (it finds the result and goes on). The continuation's
+/// status (0 pending, 1 awaited, 2 resumed) follows its context's parent, resume function and
+/// flags: offset 24. The status word is read again after, and an answer read across a change is
+/// 0: look again. 1 for anything else (a group's wait, which its lock makes whole, an executor
+/// the task is enqueued on, a task with no dependency record).
+static inline int marbles_task_has_suspended(MarblesJobRef _Nonnull task) {
+#if __SIZEOF_POINTER__ == 8
+  uint32_t before = marbles_task_status(task);
+  if ((before & 0x800) != 0) return 0;
+  const void *object = 0;
+  int kind = marbles_task_dependency(task, &object);
+  int suspended = 1;
+  if (kind == 2 && object) {
+    size_t await = __atomic_load_n((const size_t *)((const unsigned char *)object + 24), __ATOMIC_ACQUIRE);
+    suspended = await == 1;
+  } else if (kind == 1 && object) {
+    suspended = (marbles_task_status((MarblesJobRef)(uintptr_t)object) & 0x2000) == 0;
+  }
+  return suspended && marbles_task_status(task) == before;
+#else
+  return (marbles_task_status(task) & 0x800) == 0;
+#endif
+}
+
 /// Where a suspended task waits, as return addresses, innermost first: its resume function (the
 /// async function that suspended, after its await), then each caller's resume point, from the
 /// chain of async contexts (each context's parent and the parent's resume function, its first two

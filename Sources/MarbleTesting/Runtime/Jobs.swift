@@ -147,6 +147,15 @@ enum Jobs {
     return false
   }
 
+  /// Whether `task`, which must be alive, has suspended for good: no thread runs it, and none
+  /// will until something resumes it, which then enqueues it. Not while it runs, nor in the
+  /// moment the runtime has flagged it suspended but may still go on on the same thread — a
+  /// continuation not yet awaited, or resumed before it was; a task it awaits that has completed
+  /// (see `marbles_task_has_suspended`).
+  static func hasSuspended(_ task: MarblesJobRef) -> Bool {
+    marbles_task_has_suspended(task) != 0
+  }
+
   /// The status of `task`, which must be alive.
   static func status(of task: MarblesJobRef) -> Status {
     let flags = marbles_task_status(task)

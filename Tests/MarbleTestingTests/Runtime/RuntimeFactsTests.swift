@@ -120,6 +120,40 @@ import Testing
       #expect(Self.place == "nowhere" && Self.count == 0, "popped after the call")
     }
 
+    /// A task that has awaited its continuation says so where the world reads it (the
+    /// continuation's status, offset 24 of its context, is "awaited"); a task that awaits another
+    /// task's value, not yet given, has suspended too; a task that runs has not.
+    @Test func aTaskThatAwaitsItsContinuationOrAnUnfinishedTaskHasSuspendedForGood() async {
+      let (stream, feed) = AsyncStream<Int>.makeStream()
+      let reader = Task { () -> Int in
+        var count = 0
+        for await _ in stream { count += 1 }
+        return count
+      }
+      let waiter = Task { await reader.value }
+      let readerRef = unsafeBitCast(reader, to: MarblesJobRef.self)
+      let waiterRef = unsafeBitCast(waiter, to: MarblesJobRef.self)
+      var readerSuspended = false
+      var waiterSuspended = false
+      for _ in 0..<1_000 {
+        let reading = Jobs.status(of: readerRef).dependency == .continuation
+        let waiting = Jobs.status(of: waiterRef).dependency != nil
+        if reading, waiting {
+          readerSuspended = Jobs.hasSuspended(readerRef)
+          waiterSuspended = Jobs.hasSuspended(waiterRef)
+          break
+        }
+        try? await Task.sleep(for: .milliseconds(1))
+      }
+      let running = Jobs.hasSuspended(try! #require(Jobs.currentTask))
+      feed.finish()
+      #expect(await waiter.value == 0)
+      #expect(readerSuspended, "suspended on its stream's awaited continuation")
+      #expect(waiterSuspended, "suspended on a task not yet finished")
+      #expect(!running, "the test's own task, which runs")
+      #expect(Jobs.hasSuspended(readerRef), "a finished task")
+    }
+
     @Test func taskIDsGrowWithCreation() async {
       let first = Jobs.nextTaskID()
       let task = Task { Jobs.currentTaskID }
