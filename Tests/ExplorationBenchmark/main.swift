@@ -111,82 +111,74 @@ enum Schedules {
             + "found \(found.count)/20, schedules median \(median), max \(worst)")
       }
     }
-    // The cost of a schedule: 100 explored schedules against 100 plain runs of the same test.
-    let plain = await Harness.median {
-      var passed = 0
-      for _ in 0..<100 where await orderIndependent() { passed += 1 }
-      return passed
-    }
-    let explored = await Harness.median {
-      let outcome = await ScheduleExplorer.explore(count: 100, seed: 42) { schedule in
-        await run(schedule) { await orderIndependent() }
+    await cost()
+  }
+
+  /// How many runs, and schedules, one round of the cost measurement times.
+  static let runsPerRound = 1_000
+  /// Rounds of the cost measurement, plain and explored alternating.
+  static let rounds = 11
+
+  /// The cost of a schedule: 1,000 explored schedules against 1,000 plain runs of the same test,
+  /// in alternating rounds (a round's ratio compares two timings taken moments apart, so a machine
+  /// that slows down or speeds up in between moves both); the median of the rounds' ratios, and
+  /// their range. (100 of each, timed 5 times, gave ratios from 1.4× to 2.4× between runs.)
+  static func cost() async {
+    func plainRuns(_ test: () async -> Bool) async -> Double {
+      await Harness.time {
+        var passed = 0
+        for _ in 0..<runsPerRound where await test() { passed += 1 }
+        precondition(passed == runsPerRound)
       }
-      return outcome.schedulesRun
     }
-    // The same for the test that awaits (47.7): each run in a world of its own, plain and
-    // explored — an exploration's run is what `exploreSchedules` and the trait run.
-    let plainAwaited = await Harness.median {
-      var passed = 0
-      for _ in 0..<100 where await orderIndependentAwaited() { passed += 1 }
-      return passed
-    }
-    let exploredAwaited = await Harness.median {
-      let outcome = await ScheduleExplorer.explore(count: 100, seed: 42) { schedule in
-        await run(schedule) { await orderIndependentAwaited() }
+    func exploredRuns(_ test: @escaping () async -> Bool) async -> Double {
+      await Harness.time {
+        let outcome = await ScheduleExplorer.explore(count: runsPerRound, seed: 42) { schedule in
+          await run(schedule) { await test() }
+        }
+        precondition(outcome.schedulesRun == runsPerRound && outcome.failure == nil)
       }
-      return outcome.schedulesRun
     }
-    print(
-      Harness.Measurement(
-        name: "k. 100 plain runs of a small async test", seconds: plain, items: 100
+    for (name, test) in [
+      ("a small async test", orderIndependent as () async -> Bool),
+      ("it awaited in a world", orderIndependentAwaited),
+    ] {
+      var plain: [Double] = []
+      var explored: [Double] = []
+      for _ in 0..<rounds {
+        plain.append(await plainRuns(test))
+        explored.append(await exploredRuns(test))
+      }
+      let ratios = zip(explored, plain).map { $0 / $1 }.sorted()
+      let median = { (values: [Double]) in values.sorted()[values.count / 2] }
+      print(
+        "k. \(runsPerRound) schedules of \(name): plain "
+          + String(format: "%.1f", median(plain) / Double(runsPerRound) * 1e6)
+          + " µs a run, explored "
+          + String(format: "%.1f", median(explored) / Double(runsPerRound) * 1e6)
+          + " µs a schedule, "
+          + String(
+            format: "%.2fx (rounds %.2f–%.2f)", ratios[ratios.count / 2], ratios.first!,
+            ratios.last!)
       )
-      .line)
-    print(
-      Harness.Measurement(
-        name: "k. 100 explored schedules of it", seconds: explored, items: 100, baseline: plain
-      ).line)
-    print(
-      Harness.Measurement(
-        name: "k. 100 plain runs of it, awaited in a world", seconds: plainAwaited, items: 100
-      )
-      .line)
-    print(
-      Harness.Measurement(
-        name: "k. 100 explored schedules of that", seconds: exploredAwaited, items: 100,
-        baseline: plainAwaited
-      ).line)
+    }
   }
 }
 
-/// Medians and lines as the Benchmarks package's harness prints them.
+/// Timings.
 enum Harness {
-  static let repetitions = 5
-
-  struct Measurement {
-    var name: String
-    var seconds: Double
-    var items: Int
-    var baseline: Double? = nil
-
-    var line: String {
-      let perItem = seconds / Double(items) * 1e9
-      let ratio = baseline.map { String(format: "%8.2fx", seconds / $0) } ?? "        -"
-      return name.padding(toLength: 46, withPad: " ", startingAt: 0)
-        + String(format: "%9.4f s %10.1f ns/item", seconds, perItem) + ratio
-    }
-  }
-
-  /// The median of `repetitions` timings of `body`, in seconds.
-  static func median(_ body: () async -> Int) async -> Double {
-    var times: [Double] = []
-    for _ in 0..<repetitions {
-      let start = DispatchTime.now().uptimeNanoseconds
-      _ = await body()
-      times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-    }
-    return times.sorted()[times.count / 2]
+  /// How long `body` takes, in seconds.
+  static func time(_ body: () async -> Void) async -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    await body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
   }
 }
 
 print("k. exploring schedules (ExplorationBenchmark, release build)")
-await Schedules.phase()
+// `BENCH_K_COST=1`: only the cost of a schedule (for a profiler).
+if ProcessInfo.processInfo.environment["BENCH_K_COST"] == "1" {
+  await Schedules.cost()
+} else {
+  await Schedules.phase()
+}
