@@ -200,13 +200,16 @@ static inline int marbles_task_dependency(MarblesJobRef _Nonnull task, const voi
 /// where a resumption came first flags the task running again and goes on on the same thread);
 /// it awaits a task that has completed (it finds the result and goes on). The continuation's
 /// status (0 pending, 1 awaited, 2 resumed) follows its context's parent, resume function and
-/// flags: offset 24. The status word is read again after, and an answer read across a change is
-/// 0: look again. 1 for anything else (a group's wait, which its lock makes whole, an executor
-/// the task is enqueued on, a task with no dependency record).
+/// flags: offset 24. The status word and the innermost record are read again after, and an
+/// answer read across a change of either is 0: look again. 1 for anything else (a group's wait,
+/// which its lock makes whole, an executor the task is enqueued on, a task with no dependency
+/// record).
 static inline int marbles_task_has_suspended(MarblesJobRef _Nonnull task) {
 #if __SIZEOF_POINTER__ == 8
   uint32_t before = marbles_task_status(task);
   if ((before & 0x800) != 0) return 0;
+  const void *const *records = (const void *const *)((const unsigned char *)task + 104);
+  const void *record = __atomic_load_n(records, __ATOMIC_ACQUIRE);
   const void *object = 0;
   int kind = marbles_task_dependency(task, &object);
   int suspended = 1;
@@ -216,7 +219,8 @@ static inline int marbles_task_has_suspended(MarblesJobRef _Nonnull task) {
   } else if (kind == 1 && object) {
     suspended = (marbles_task_status((MarblesJobRef)(uintptr_t)object) & 0x2000) == 0;
   }
-  return suspended && marbles_task_status(task) == before;
+  return suspended && marbles_task_status(task) == before &&
+         __atomic_load_n(records, __ATOMIC_ACQUIRE) == record;
 #else
   return (marbles_task_status(task) & 0x800) == 0;
 #endif

@@ -106,7 +106,8 @@ extension World {
   /// next job: where only the world's loop runs the root's jobs (a task's, not the main actor's),
   /// and the loop is the one giving up, that job waits.
   fileprivate func isRootHeld(_ rootTask: MarblesJobRef, onlyADeadlock: Bool) -> Bool {
-    guard !Jobs.status(of: rootTask).isRunning else { return false }
+    // NB: suspended for good, not merely flagged: a root on its way into a wait may still go on.
+    guard Jobs.hasSuspended(rootTask) else { return false }
     if onlyADeadlock { return true }
     guard !isRootOnTheMainQueue, !isRootOnTheMainThread else { return false }
     return !state.withLock { $0.isRootRunningElsewhere }
