@@ -214,7 +214,8 @@ static inline int marbles_task_has_suspended(MarblesJobRef _Nonnull task) {
   int kind = marbles_task_dependency(task, &object);
   int suspended = 1;
   if (kind == 2 && object) {
-    size_t await = __atomic_load_n((const size_t *)((const unsigned char *)object + 24), __ATOMIC_ACQUIRE);
+    const size_t *status = (const size_t *)((const unsigned char *)object + 24);
+    size_t await = __atomic_load_n(status, __ATOMIC_ACQUIRE);
     suspended = await == 1;
   } else if (kind == 1 && object) {
     suspended = (marbles_task_status((MarblesJobRef)(uintptr_t)object) & 0x2000) == 0;
