@@ -30,6 +30,15 @@ import Testing
       }
     }
 
+    /// Looks every millisecond, for about a second at most, until `isSo`; whether it became so.
+    static func lookUntil(_ isSo: () -> Bool) async -> Bool {
+      for _ in 0..<1_000 {
+        if isSo() { return true }
+        try? await Task.sleep(for: .milliseconds(1))
+      }
+      return false
+    }
+
     final class Marks: Sendable {
       let value = Mutex<[Bool]>([])
     }
@@ -64,21 +73,18 @@ import Testing
     /// A task suspended on a continuation keeps its resume function and context where the reports
     /// read them (offsets 56 and 64): its async frames name the function that awaits.
     @Test func aSuspendedTasksAsyncFramesNameTheFunctionThatAwaits() async {
+      // NB: the task is made here, not by a helper: its frames must name this function.
       let (stream, feed) = AsyncStream<Int>.makeStream()
       let task = Task { () -> Int in
         var count = 0
         for await _ in stream { count += 1 }
         return count
       }
+      let handle = unsafeBitCast(task, to: MarblesJobRef.self)
       // Wait until it is suspended on the stream's continuation.
       var named: String?
-      for _ in 0..<1_000 {
-        let handle = unsafeBitCast(task, to: MarblesJobRef.self)
-        if Jobs.status(of: handle).dependency == .continuation {
-          named = StartSites.function(waitingIn: handle)
-          break
-        }
-        try? await Task.sleep(for: .milliseconds(1))
+      if await Self.lookUntil({ Jobs.status(of: handle).dependency == .continuation }) {
+        named = StartSites.function(waitingIn: handle)
       }
       feed.finish()
       _ = await task.value
@@ -135,15 +141,12 @@ import Testing
       let waiterRef = unsafeBitCast(waiter, to: MarblesJobRef.self)
       var readerSuspended = false
       var waiterSuspended = false
-      for _ in 0..<1_000 {
-        let reading = Jobs.status(of: readerRef).dependency == .continuation
-        let waiting = Jobs.status(of: waiterRef).dependency != nil
-        if reading, waiting {
-          readerSuspended = Jobs.hasSuspended(readerRef)
-          waiterSuspended = Jobs.hasSuspended(waiterRef)
-          break
-        }
-        try? await Task.sleep(for: .milliseconds(1))
+      if await Self.lookUntil({
+        Jobs.status(of: readerRef).dependency == .continuation
+          && Jobs.status(of: waiterRef).dependency != nil
+      }) {
+        readerSuspended = Jobs.hasSuspended(readerRef)
+        waiterSuspended = Jobs.hasSuspended(waiterRef)
       }
       let running = Jobs.hasSuspended(try! #require(Jobs.currentTask))
       feed.finish()
