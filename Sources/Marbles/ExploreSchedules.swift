@@ -368,7 +368,7 @@ enum ScheduleExploring {
         }
       return Environment(
         schedules: read("MARBLES_SCHEDULES").flatMap { Int($0) }, seed: seed,
-        explore: read("MARBLES_EXPLORE").flatMap { Int($0) }.map { max($0, 1) })
+        explore: ScheduleRun.exploreEveryTest)
     }
   }
 }

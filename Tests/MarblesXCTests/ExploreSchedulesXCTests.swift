@@ -60,6 +60,33 @@ extension XCTestPathTests {
       ])
     XCTAssertEqual(status, 0, output)
   }
+
+  /// `MARBLES_EXPLORE=N` cannot explore an XCTest test (XCTest has no traits to run a body
+  /// again): its world says so, in a warning on standard error at the scheduler's line, and the
+  /// test passes as it would. Checked in a child run of this test with the variable set; on
+  /// 2026-11-29's `main` nothing was said, and the run looked explored.
+  func testMarblesExploreSaysItCannotExploreAnXCTest() throws {
+    let line = #line + 1
+    let scheduler = TestScheduler()
+    let fired = Mutex(false)
+    scheduler.schedule(after: .milliseconds(5)) { fired.withLock { $0 = true } }
+    scheduler.run()
+    XCTAssertTrue(fired.withLock { $0 })
+    guard ProcessInfo.processInfo.environment["MARBLES_EXPLORE_XCTEST_CHILD"] == nil else { return }
+    let (status, output) = try runToolBlocking(
+      Self.command(
+        running: "MarblesXCTests.XCTestPathTests/testMarblesExploreSaysItCannotExploreAnXCTest"),
+      environment: ["MARBLES_EXPLORE_XCTEST_CHILD": "1", "MARBLES_EXPLORE": "50"])
+    XCTAssertEqual(status, 0, output)
+    // At the scheduler's line (and its column), as a compiler's warning reads.
+    XCTAssertTrue(output.contains("ExploreSchedulesXCTests.swift:\(line):"), output)
+    XCTAssertTrue(
+      output.contains(
+        ": warning: MARBLES_EXPLORE=50 did not explore this test: its world opened at the test's "
+          + "first `TestScheduler()`"), output)
+    XCTAssertTrue(output.contains("XCTest has none. To explore it, run the code in"), output)
+    XCTAssertEqual(output.components(separatedBy: "did not explore").count - 1, 1, output)
+  }
 }
 
 /// `XCTAssert*` in an explored body fails its schedule — the exploration stops there and reports

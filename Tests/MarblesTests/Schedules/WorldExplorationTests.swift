@@ -185,6 +185,27 @@ import Testing
       "\(output.suffix(4000))")
     #expect(output.contains(" of 50 ("), "\(output.suffix(4000))")
     #expect(output.contains("Test aPlainTestIsNotExplored() passed"), "\(output.suffix(4000))")
+    // A world the trait does not open runs one order — the race is missed — and says so, once.
+    for (test, opened) in [
+      ("aWorldOpenedByWithVirtualTimeSaysItIsNotExplored", "in `withVirtualTime`"),
+      (
+        "aWorldOpenedByTheFirstSchedulerSaysItIsNotExplored",
+        "at the test's first `TestScheduler()`"
+      ),
+    ] {
+      #expect(
+        output.contains(
+          "Test \(test)() recorded a warning at WorldExplorationTests.swift:"),
+        "\(output.suffix(4000))")
+      #expect(
+        output.contains(
+          "MARBLES_EXPLORE=50 did not explore this test: its world opened \(opened)"),
+        "\(output.suffix(4000))")
+    }
+    #expect(
+      output.components(separatedBy: "did not explore this test").count - 1 == 2,
+      "\(output.suffix(4000))")
+    #expect(output.contains("or `.exploringSchedules(n)`"), "\(output.suffix(4000))")
     // Without the variable, the same tests pass: one run each, in FIFO order (so not under
     // `make explore-every`'s random schedules either).
     let plain = try await runTestsInAChildProcess(
@@ -193,7 +214,8 @@ import Testing
         "MARBLES_EXPLORE_EVERY_WORLD_CHILD": "1", "MARBLES_EXPLORE_EVERY_SCHEDULER": "",
       ]
     ).output
-    #expect(plain.contains("Test run with 2 tests in 1 suite passed"), "\(plain.suffix(3000))")
+    #expect(plain.contains("Test run with 4 tests in 1 suite passed"), "\(plain.suffix(3000))")
+    #expect(!plain.contains("did not explore"), "\(plain.suffix(3000))")
   }
 }
 
@@ -254,5 +276,23 @@ struct ExploreEveryWorldFixture {
   /// No world: not explored, and passes.
   @Test func aPlainTestIsNotExplored() async {
     #expect(ScheduleRun.current == nil)
+  }
+
+  /// A world opened in the body: one order runs, and a warning says the test was not explored.
+  @Test func aWorldOpenedByWithVirtualTimeSaysItIsNotExplored() async {
+    await withVirtualTime { _ in
+      let client = TokenClient()
+      await appLaunch(client)
+      #expect(await client.refreshes == 1)
+    }
+  }
+
+  /// A world opened by the test's first scheduler: the same.
+  @Test func aWorldOpenedByTheFirstSchedulerSaysItIsNotExplored() async {
+    let scheduler = TestScheduler()
+    let client = TokenClient()
+    await appLaunch(client)
+    #expect(await client.refreshes == 1)
+    #expect(scheduler.now >= 0)
   }
 }

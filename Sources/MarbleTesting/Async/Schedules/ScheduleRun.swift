@@ -72,6 +72,14 @@ package final class ScheduleRun: Sendable {
   private static let everySchedulerSeed: UInt64? = Platform.environment(
     "MARBLES_EXPLORE_EVERY_SCHEDULER"
   ).flatMap { UInt64($0) }
+
+  /// `MARBLES_EXPLORE=N`: every test that runs in a world is explored under `N` schedules — by
+  /// the `.virtualTime` trait, which runs the test's body once per schedule. A world that opens
+  /// otherwise (in `withVirtualTime`, at a test's first `TestScheduler()`) runs one order, and
+  /// its first scheduler says so in a warning.
+  package static let exploreEveryTest: Int? = Platform.environment("MARBLES_EXPLORE").flatMap {
+    Int($0)
+  }.map { max($0, 1) }
   private static let nextScheduler = Atomic<Int>(0)
 
   package init(_ strategy: any ScheduleStrategy) {

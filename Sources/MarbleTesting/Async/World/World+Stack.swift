@@ -20,20 +20,47 @@ extension World {
         nil
       }
     placeOnTheTimeline(driver)
-    let isOpen = state.withLock { state -> Bool in
-      guard !state.isClosed else { return false }
+    let (isOpen, isFirst) = state.withLock { state -> (Bool, Bool) in
+      guard !state.isClosed else { return (false, false) }
       if state.anchor == nil, opening != .outsideTests { state.anchor = driver.core }
+      let isFirst = state.drivers.isEmpty
       state.drivers.append(driver)
       if let maker, let previous {
         state.madeByTasks[ObjectIdentifier(driver)] = (maker, previous)
       } else {
         state.rootStack.append(driver)
       }
-      return true
+      return (true, isFirst)
     }
     guard isOpen else { return }
     noteTopsStallTimeout()
     enterHere(driver, madeByTask: previous != nil)
+    if isFirst, let count = ScheduleRun.exploreEveryTest { warnIfNotExplored(driver, count) }
+  }
+
+  /// Under `MARBLES_EXPLORE=N`, says — in a warning on the test, at the first scheduler's site —
+  /// that a test's world that no schedule follows runs one order only: only a trait can run a
+  /// test's body again. A run that asked for every test explored never passes one unexplored in
+  /// silence.
+  private func warnIfNotExplored(_ driver: TaskDriver, _ count: Int) {
+    guard driver.schedule == nil, opening != .outsideTests, let site = driver.core?.site,
+      let test = TestFramework.runningTest, let reporter
+    else { return }
+    let opened =
+      opening == .scope
+      ? "in `withVirtualTime`" : "at the test's first `TestScheduler()`"
+    let remedy =
+      switch test {
+      case .swiftTesting:
+        ". To explore it, give the test, or its suite, `.virtualTime` (the body then runs once "
+          + "per schedule) or `.exploringSchedules(n)`."
+      case .xcTest:
+        ", and XCTest has none. To explore it, run the code in `exploreSchedules(n) { … }` in "
+          + "the test's body."
+      }
+    reporter.warn(
+      "MARBLES_EXPLORE=\(count) did not explore this test: its world opened \(opened), where one "
+        + "order of its work runs — only a trait can run a test's body again\(remedy)", at: site)
   }
 
   /// Gives the world's clock the top scheduler's stall timeout as how long a thread may read one
