@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import MarbleTesting
 
 /// Phase q (issue 48.4): work that does not wait — 1,000 tasks pushing through an actor-backed
@@ -23,11 +24,14 @@ enum NoWaitsPhase {
   }
 
   static func run(rounds: Int = 21) async {
+    // `BENCH_Q_WORLD=N`: only the world's side, N rounds (for a profiler).
+    let worldOnly = ProcessInfo.processInfo.environment["BENCH_Q_WORLD"].flatMap { Int($0) }
+    let rounds = worldOnly ?? rounds
     var plain: [Double] = []
     var world: [Double] = []
     for _ in 0..<rounds {
       var start = DispatchTime.now().uptimeNanoseconds
-      let plainCount = await workload()
+      let plainCount = worldOnly == nil ? await workload() : 1_000
       plain.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
       start = DispatchTime.now().uptimeNanoseconds
       let worldCount = await withVirtualTime { _ in await workload() }

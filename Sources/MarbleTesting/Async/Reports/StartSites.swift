@@ -8,14 +8,37 @@ import CMarbleRuntime
 /// started by `addTask`, whose frame is the group's) is named by the function around it where the
 /// frames reach it.
 enum StartSites {
-  /// How many frames a task's start keeps.
-  static let depth = 16
+  /// The return addresses of a task's start, kept in place: a world takes every task its work
+  /// creates, and an array of them was two allocations per task.
+  struct Frames {
+    /// The addresses as captured, this type's own caller first; `count` of them are set.
+    fileprivate var captured:
+      (
+        UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt,
+        UInt
+      ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    fileprivate var count = 0
 
-  /// The frames of the code running here, innermost first, without this function's own.
-  static func capture() -> [UInt] {
-    var frames = [UnsafeMutableRawPointer?](repeating: nil, count: depth)
-    let count = Int(marbles_backtrace(&frames, Int32(depth)))
-    return frames.prefix(count).dropFirst().map { UInt(bitPattern: $0) }
+    /// How many frames a task's start keeps, with the capture's own.
+    static let depth = 16
+
+    /// The addresses, innermost first, without the capture's own frame.
+    var addresses: [UInt] {
+      withUnsafeBytes(of: captured) { bytes in
+        Array(bytes.bindMemory(to: UInt.self).prefix(count).dropFirst())
+      }
+    }
+  }
+
+  /// The frames of the code running here, innermost first (``Frames/addresses`` leaves out this
+  /// function's own).
+  static func capture() -> Frames {
+    var frames = Frames()
+    frames.count = withUnsafeMutableBytes(of: &frames.captured) { bytes in
+      let addresses = bytes.bindMemory(to: UnsafeMutableRawPointer?.self)
+      return Int(marbles_backtrace(addresses.baseAddress!, Int32(Frames.depth)))
+    }
+    return frames
   }
 
   /// The function a suspended task waits in, from its chain of async frames: the first that is

@@ -21,13 +21,13 @@ struct Registry {
   }
 
   /// The tasks the drivers own, by task id.
-  private(set) var owners: [UInt64: Owned] = [:]
+  private(set) var owners = TaskTable<Owned>()
   /// Each driver's owned task ids.
-  private var owned: [ObjectIdentifier: Set<UInt64>] = [:]
+  private var owned: [ObjectIdentifier: Set<TaskKey>] = [:]
   /// The `async let` children of each task, by the parent's id, until they are let go.
-  private var asyncLetChildren: [UInt64: [UInt64]] = [:]
+  private var asyncLetChildren = TaskTable<[UInt64]>()
   /// The open worlds whose root is a task, by the root's id.
-  private var roots: [UInt64: World] = [:]
+  private var roots = TaskTable<World>()
   /// The open worlds whose root is a thread with no task, by the thread.
   private var threadRoots: [UInt: World] = [:]
   /// Every open world.
@@ -91,7 +91,7 @@ struct Registry {
       noteAsyncLetChild(id, of: parent)
     }
     owners[id] = Owned(driver, task: task)
-    owned[ObjectIdentifier(driver), default: []].insert(id)
+    owned[ObjectIdentifier(driver), default: []].insert(TaskKey(id))
   }
 
   /// Notes that task `id` is an `async let` child of task `parent`: its parent's scope frees it,
@@ -126,16 +126,16 @@ struct Registry {
   mutating func reown(_ id: UInt64, by driver: TaskDriver) -> TaskDriver? {
     guard let entry = owners[id] else { return nil }
     let previous = entry.driver
-    owned[ObjectIdentifier(previous)]?.remove(id)
+    owned[ObjectIdentifier(previous)]?.remove(TaskKey(id))
     owners[id] = Owned(driver, task: entry.task)
-    owned[ObjectIdentifier(driver), default: []].insert(id)
+    owned[ObjectIdentifier(driver), default: []].insert(TaskKey(id))
     return previous
   }
 
   /// Forgets task `id`, which completed; returns the task to release.
   mutating func forget(_ id: UInt64) -> MarblesJobRef? {
     guard let entry = owners.removeValue(forKey: id) else { return nil }
-    owned[ObjectIdentifier(entry.driver)]?.remove(id)
+    owned[ObjectIdentifier(entry.driver)]?.remove(TaskKey(id))
     // NB: a task that ended has left every `async let` scope of its own.
     if asyncLetChildren.removeValue(forKey: id) != nil { noteAsyncLetChildrenChanged() }
     return entry.task
@@ -144,10 +144,10 @@ struct Registry {
   /// Forgets every task `driver` owns; returns the tasks to release.
   mutating func forgetTasks(of driver: TaskDriver) -> [MarblesJobRef] {
     let ids = owned.removeValue(forKey: ObjectIdentifier(driver)) ?? []
-    let tasks = ids.compactMap { owners.removeValue(forKey: $0)?.task }
+    let tasks = ids.compactMap { owners.removeValue(forKey: $0.id)?.task }
     // NB: a parent none of whose children is owned any more has nothing to let go.
-    asyncLetChildren = asyncLetChildren.filter { _, children in
-      children.contains { owners[$0] != nil }
+    asyncLetChildren.removeAll { _, children in
+      !children.contains { owners[$0] != nil }
     }
     noteAsyncLetChildrenChanged()
     return tasks
@@ -161,7 +161,7 @@ struct Registry {
 
   /// The tasks `driver` owns, with their ids.
   func tasks(of driver: TaskDriver) -> [(id: UInt64, task: MarblesJobRef)] {
-    (owned[ObjectIdentifier(driver)] ?? []).sorted().compactMap { id in
+    (owned[ObjectIdentifier(driver)] ?? []).map(\.id).sorted().compactMap { id in
       owners[id].map { (id, $0.task) }
     }
   }

@@ -142,14 +142,8 @@ package final class World: @unchecked Sendable {
     /// How many of the world's wake-ups of threads outside it (``VirtualClockSlot/signals``) an
     /// idle decision has given their chance to answer.
     var signalsAnswered: UInt64 = 0
-    /// Each task's number in the order the world took it ("task 1", "task 2"…, in reports).
-    var ordinals: [UInt64: Int] = [:]
-    /// Where the code that created each task was (``StartSites``), until the task ends.
-    var startSites: [UInt64: [UInt]] = [:]
-    /// The function each task was started in, once a report has named it from ``startSites``
-    /// (`nil` inside: not known). The idle decision's look at what waits outside names tasks at
-    /// every turn, and a name costs symbol lookups.
-    var startFunctions: [UInt64: String?] = [:]
+    /// What the world keeps of each task it numbered, until the task ends.
+    var taken = TaskTable<TakenTask>()
     /// How many tasks the world has numbered (the last ordinal given).
     var numbered = 0
     /// How many of the world's waits are for the process's exploration turn
@@ -248,42 +242,34 @@ package final class World: @unchecked Sendable {
   /// Numbers task `id`, which the world just took, in creation order.
   func number(_ id: UInt64) {
     state.withLock { state in
-      if state.ordinals[id] == nil {
-        state.numbered += 1
-        state.ordinals[id] = state.numbered
-      }
+      state.taken[id, default: TakenTask()].number(in: &state.numbered)
     }
   }
 
   /// Numbers task `id`, which the world just took as the code here created it, and keeps where
   /// that code is, for reports.
   func numberNewTask(_ id: UInt64) {
-    let frames = StartSites.capture()
+    let start = StartSites.capture()
     state.withLock { state in
-      if state.ordinals[id] == nil {
-        state.numbered += 1
-        state.ordinals[id] = state.numbered
-        state.startSites[id] = frames
-      }
+      state.taken[id, default: TakenTask()].number(in: &state.numbered, start: start)
     }
   }
 
   /// The function task `id` was started in, where it is known.
   func startFunction(of id: UInt64) -> String? {
-    let (known, frames) = state.withLock { ($0.startFunctions[id], $0.startSites[id]) }
-    if let known { return known }
-    guard let frames else { return nil }
-    let function = StartSites.function(startedFrom: frames)
+    guard let task = state.withLock({ $0.taken[id] }), let start = task.start else { return nil }
+    if let known = task.startFunction { return known }
+    let function = StartSites.function(startedFrom: start.addresses)
     state.withLock { state in
       // NB: not for a task that ended meanwhile.
-      if state.startSites[id] != nil { state.startFunctions[id] = function }
+      state.taken[id]?.startFunction = String??.some(function)
     }
     return function
   }
 
   /// Task `id`'s number in the world, if it has one.
   func ordinal(of id: UInt64) -> Int? {
-    state.withLock { $0.ordinals[id] }
+    state.withLock { $0.taken[id]?.ordinal }
   }
 
   /// A wait for the process's exploration turn begins: until it ends, the world waits for it as
@@ -310,11 +296,7 @@ package final class World: @unchecked Sendable {
 
   /// Forgets task `id`'s number: the task has ended (its number is never given again).
   func forgetNumber(of id: UInt64) {
-    state.withLock { state in
-      _ = state.ordinals.removeValue(forKey: id)
-      _ = state.startSites.removeValue(forKey: id)
-      _ = state.startFunctions.removeValue(forKey: id)
-    }
+    state.withLock { _ = $0.taken.removeValue(forKey: id) }
   }
 
   /// A task the root thread started itself: see ``State/coRoots``.
@@ -334,4 +316,25 @@ package final class World: @unchecked Sendable {
     clock.endOpening()
   }
 
+}
+
+/// What a world keeps of a task it numbered, until the task ends.
+struct TakenTask {
+  /// Its number in the order the world took it ("task 1", "task 2"…, in reports); 0 until
+  /// numbered.
+  var ordinal = 0
+  /// Where the code that created it was (``StartSites``), for a task the world's work created.
+  var start: StartSites.Frames?
+  /// The function it was started in, once a report has named it from ``start`` (`.some(nil)`:
+  /// not known). The idle decision's look at what waits outside names tasks at every turn, and a
+  /// name costs symbol lookups.
+  var startFunction: String??
+
+  /// Gives the task the next number, counted in `numbered`, unless it has one.
+  mutating func number(in numbered: inout Int, start: StartSites.Frames? = nil) {
+    guard ordinal == 0 else { return }
+    numbered += 1
+    ordinal = numbered
+    self.start = start
+  }
 }
