@@ -18,12 +18,15 @@ struct Registry {
     }
 
     var driver: TaskDriver { unmanaged.takeUnretainedValue() }
+
+    /// Whether `driver` owns the task (compared by address: nothing is retained).
+    func isOwned(by driver: TaskDriver) -> Bool {
+      unmanaged.toOpaque() == Unmanaged.passUnretained(driver).toOpaque()
+    }
   }
 
   /// The tasks the drivers own, by task id.
   private(set) var owners = TaskTable<Owned>()
-  /// Each driver's owned task ids.
-  private var owned: [ObjectIdentifier: Set<TaskKey>] = [:]
   /// The `async let` children of each task, by the parent's id, until they are let go.
   private var asyncLetChildren = TaskTable<[UInt64]>()
   /// The open worlds whose root is a task, by the root's id.
@@ -91,7 +94,6 @@ struct Registry {
       noteAsyncLetChild(id, of: parent)
     }
     owners[id] = Owned(driver, task: task)
-    owned[ObjectIdentifier(driver), default: []].insert(TaskKey(id))
   }
 
   /// Notes that task `id` is an `async let` child of task `parent`: its parent's scope frees it,
@@ -126,16 +128,13 @@ struct Registry {
   mutating func reown(_ id: UInt64, by driver: TaskDriver) -> TaskDriver? {
     guard let entry = owners[id] else { return nil }
     let previous = entry.driver
-    owned[ObjectIdentifier(previous)]?.remove(TaskKey(id))
     owners[id] = Owned(driver, task: entry.task)
-    owned[ObjectIdentifier(driver), default: []].insert(TaskKey(id))
     return previous
   }
 
   /// Forgets task `id`, which completed; returns the task to release.
   mutating func forget(_ id: UInt64) -> MarblesJobRef? {
     guard let entry = owners.removeValue(forKey: id) else { return nil }
-    owned[ObjectIdentifier(entry.driver)]?.remove(TaskKey(id))
     // NB: a task that ended has left every `async let` scope of its own.
     if asyncLetChildren.removeValue(forKey: id) != nil { noteAsyncLetChildrenChanged() }
     return entry.task
@@ -143,8 +142,11 @@ struct Registry {
 
   /// Forgets every task `driver` owns; returns the tasks to release.
   mutating func forgetTasks(of driver: TaskDriver) -> [MarblesJobRef] {
-    let ids = owned.removeValue(forKey: ObjectIdentifier(driver)) ?? []
-    let tasks = ids.compactMap { owners.removeValue(forKey: $0.id)?.task }
+    // NB: found by a look at every owned task, which a driver's release can afford: an index by
+    // driver cost every task a world takes two more lookups and an allocation.
+    let tasks = owners.sorted { $0.isOwned(by: driver) }.compactMap { entry in
+      owners.removeValue(forKey: entry.id)?.task
+    }
     // NB: a parent none of whose children is owned any more has nothing to let go.
     asyncLetChildren.removeAll { _, children in
       !children.contains { owners[$0] != nil }
@@ -161,8 +163,6 @@ struct Registry {
 
   /// The tasks `driver` owns, with their ids.
   func tasks(of driver: TaskDriver) -> [(id: UInt64, task: MarblesJobRef)] {
-    (owned[ObjectIdentifier(driver)] ?? []).map(\.id).sorted().compactMap { id in
-      owners[id].map { (id, $0.task) }
-    }
+    owners.sorted { $0.isOwned(by: driver) }.map { ($0.id, $0.value.task) }
   }
 }
