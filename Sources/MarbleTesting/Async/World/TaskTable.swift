@@ -30,7 +30,9 @@ struct TaskTable<Value> {
 
   /// The entries `isIncluded` picks, by ascending id.
   func sorted(where isIncluded: (Value) -> Bool) -> [(id: UInt64, value: Value)] {
-    storage.compactMap { isIncluded($0.value) ? ($0.key.id, $0.value) : nil }.sorted { $0.id < $1.id }
+    storage.compactMap { isIncluded($0.value) ? ($0.key.id, $0.value) : nil }.sorted {
+      $0.id < $1.id
+    }
   }
 
   var isEmpty: Bool { storage.isEmpty }
