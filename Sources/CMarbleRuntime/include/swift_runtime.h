@@ -121,6 +121,16 @@ extern MARBLES_IMPORTED MARBLES_SWIFT_CC void swift_task_localValuePop(void);
 extern MARBLES_IMPORTED void *_Nonnull swift_retain(void *_Nonnull object);
 extern MARBLES_IMPORTED void swift_release(void *_Nullable object);
 
+/// A strong reference to `object` unless it is being deinitialized (then `NULL`); its memory must
+/// still be allocated, which an unowned reference keeps (``swift_unownedRetain``) — what a weak
+/// reference does, without the side table that a weak reference gives its object for good, and
+/// that every retain and release of the object then goes through (libswiftCore).
+extern MARBLES_IMPORTED void *_Nullable swift_tryRetain(void *_Nonnull object);
+/// Takes and gives back an unowned reference to a native Swift object: its memory stays allocated
+/// (not the object alive) while one is held.
+extern MARBLES_IMPORTED void *_Nonnull swift_unownedRetain(void *_Nonnull object);
+extern MARBLES_IMPORTED void swift_unownedRelease(void *_Nullable object);
+
 // MARK: Helpers
 
 /// Whether a job is a task (rather than an actor's or a continuation's job): the job's kind, the

@@ -84,12 +84,11 @@ package final class TaskDriver: TaskExecutor {
   private let endedSleepWakes = Locked<[UnownedJob]>([])
   /// How many of them wait: read without the lock after every job.
   private let endedSleepWakeCount = Atomic(0)
-  /// The engine of the scheduler this driver belongs to, while it exists.
-  private let owner = Locked(WeakCore())
-
-  struct WeakCore {
-    weak var core: SchedulerCore?
-  }
+  /// The engine of the scheduler this driver belongs to (set once, by ``attach(to:)``), held by
+  /// an unowned reference — its memory stays while the driver does — and taken strongly only
+  /// while it is alive (``core``). NB: not a weak reference, which gives the engine a side table
+  /// for good: every retain and release of it, a world's every step, went through that table.
+  private let owner = Atomic<UInt>(0)
 
   struct Watch {
     /// Why the driver let its work go, once it has.
@@ -158,11 +157,18 @@ package final class TaskDriver: TaskExecutor {
 
   /// The engine of the scheduler this driver belongs to, if it still exists.
   var core: SchedulerCore? {
-    owner.withLock { $0.core }
+    guard let pointer = UnsafeMutableRawPointer(bitPattern: owner.load(ordering: .acquiring)),
+      let retained = swift_tryRetain(pointer)
+    else { return nil }
+    return Unmanaged<SchedulerCore>.fromOpaque(retained).takeRetainedValue()
   }
 
+  /// Sets the engine, once: the one that made this driver.
   func attach(to core: SchedulerCore) {
-    owner.withLock { $0.core = core }
+    let pointer = swift_unownedRetain(Unmanaged.passUnretained(core).toOpaque())
+    let (exchanged, _) = owner.compareExchange(
+      expected: 0, desired: UInt(bitPattern: pointer), ordering: .acquiringAndReleasing)
+    if !exchanged { swift_unownedRelease(pointer) }
   }
 
   // MARK: The driver whose work this thread runs
@@ -188,6 +194,7 @@ package final class TaskDriver: TaskExecutor {
   deinit {
     // NB: a wake-up left by work that never returned to this driver goes where it would have.
     for wake in endedSleepWakes.withLock({ $0 }) { Jobs.enqueueGlobal(wake) }
+    swift_unownedRelease(UnsafeMutableRawPointer(bitPattern: owner.load(ordering: .acquiring)))
   }
 
   private func freeEndedSleeps() {
