@@ -21,11 +21,7 @@ package final class SchedulerCore: Scheduler {
   /// arithmetic. `nil` for a tick with a fraction of a nanosecond.
   let tickNanoseconds: Int64?
   /// The scheduler this core belongs to, while it exists.
-  private let owner = Locked(WeakOwner())
-
-  struct WeakOwner {
-    weak var scheduler: TestScheduler?
-  }
+  private let owner = SlimWeakReference<TestScheduler>()
 
   struct State {
     /// The clock and the actions.
@@ -92,11 +88,11 @@ package final class SchedulerCore: Scheduler {
 
   /// The scheduler this core belongs to, or `nil` once it has been released.
   package var scheduler: TestScheduler? {
-    owner.withLock { $0.scheduler }
+    owner.object
   }
 
   func adopt(by scheduler: TestScheduler) {
-    owner.withLock { $0.scheduler = scheduler }
+    owner.set(scheduler)
   }
 
   /// Whether the scheduler's world keeps this engine as its clock until it closes.

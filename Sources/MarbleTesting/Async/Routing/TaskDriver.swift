@@ -84,11 +84,8 @@ package final class TaskDriver: TaskExecutor {
   private let endedSleepWakes = Locked<[UnownedJob]>([])
   /// How many of them wait: read without the lock after every job.
   private let endedSleepWakeCount = Atomic(0)
-  /// The engine of the scheduler this driver belongs to (set once, by ``attach(to:)``), held by
-  /// an unowned reference — its memory stays while the driver does — and taken strongly only
-  /// while it is alive (``core``). NB: not a weak reference, which gives the engine a side table
-  /// for good: every retain and release of it, a world's every step, went through that table.
-  private let owner = Atomic<UInt>(0)
+  /// The engine of the scheduler this driver belongs to (set once, by ``attach(to:)``).
+  private let owner = SlimWeakReference<SchedulerCore>()
 
   struct Watch {
     /// Why the driver let its work go, once it has.
@@ -157,18 +154,12 @@ package final class TaskDriver: TaskExecutor {
 
   /// The engine of the scheduler this driver belongs to, if it still exists.
   var core: SchedulerCore? {
-    guard let pointer = UnsafeMutableRawPointer(bitPattern: owner.load(ordering: .acquiring)),
-      let retained = swift_tryRetain(pointer)
-    else { return nil }
-    return Unmanaged<SchedulerCore>.fromOpaque(retained).takeRetainedValue()
+    owner.object
   }
 
   /// Sets the engine, once: the one that made this driver.
   func attach(to core: SchedulerCore) {
-    let pointer = swift_unownedRetain(Unmanaged.passUnretained(core).toOpaque())
-    let (exchanged, _) = owner.compareExchange(
-      expected: 0, desired: UInt(bitPattern: pointer), ordering: .acquiringAndReleasing)
-    if !exchanged { swift_unownedRelease(pointer) }
+    owner.set(core)
   }
 
   // MARK: The driver whose work this thread runs
@@ -194,7 +185,6 @@ package final class TaskDriver: TaskExecutor {
   deinit {
     // NB: a wake-up left by work that never returned to this driver goes where it would have.
     for wake in endedSleepWakes.withLock({ $0 }) { Jobs.enqueueGlobal(wake) }
-    swift_unownedRelease(UnsafeMutableRawPointer(bitPattern: owner.load(ordering: .acquiring)))
   }
 
   private func freeEndedSleeps() {
