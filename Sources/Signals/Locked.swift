@@ -12,7 +12,14 @@ public import Synchronization
 /// calls out — to a subscriber, an action or a user closure — while holding a lock. Copy what you
 /// need inside the closure, act after it returns.
 @_spi(Internals) public final class Locked<State>: Sendable {
-  @usableFromInline let mutex: Mutex<State>
+  /// NB: a lock of no value, beside the state: a `Mutex<State>` made an unspecialized
+  /// `withLock` — every call in a debug build, which is how a user's tests are built — look up
+  /// `Mutex<State>`'s type metadata in the runtime's cache.
+  @usableFromInline let mutex = Mutex<Void>(())
+  /// NB: unchecked, for the compiler and at run time: touched only inside `mutex`'s lock, in
+  /// ``withLock(_:)``, which is exclusive access already (checked, each access cost a call into
+  /// the runtime's access set).
+  @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) var state: State
   /// NB: makes each critical section's ordering visible to the thread sanitizer. On Linux a contended
   /// `Mutex` waits in the kernel (futex) from inside `libswiftSynchronization`, where TSan cannot see
   /// it, so without this every lock handoff is reported as a data race (124 false reports in the
@@ -23,7 +30,7 @@ public import Synchronization
   /// Creates a lock around an initial state.
   @inlinable
   public init(_ initialState: consuming sending State) {
-    mutex = Mutex(initialState)
+    state = initialState
   }
 
   /// Runs `body` with exclusive access to the state and returns its result.
@@ -33,7 +40,7 @@ public import Synchronization
   public func withLock<Result, E: Error>(
     _ body: (inout sending State) throws(E) -> sending Result
   ) throws(E) -> sending Result {
-    try mutex.withLock { (state: inout sending State) throws(E) -> sending Result in
+    try mutex.withLock { (_: inout sending Void) throws(E) -> sending Result in
       _ = handoff.load(ordering: .acquiring)
       defer { handoff.store(0, ordering: .releasing) }
       return try body(&state)

@@ -107,7 +107,9 @@ extension SchedulerCore {
   func nextReadyStep() -> ReadyStep {
     guard driver.readyJobCount > 0 else { return .nothing }
     guard let schedule = driver.schedule else {
-      return driver.takeReadyJob().map(ReadyStep.job) ?? .nothing
+      // NB: not `Optional.map`, a generic call in a debug build, on every step.
+      guard let job = driver.takeReadyJob() else { return .nothing }
+      return .job(job)
     }
     while true {
       let due = state.withLock { state in

@@ -225,7 +225,9 @@ package final class World: @unchecked Sendable {
 
   /// The root's status, if it is a task.
   var rootStatus: Jobs.Status? {
-    rootTask.map { Jobs.status(of: $0) }
+    // NB: not `Optional.map`, a generic call in a debug build, on every step.
+    guard let rootTask else { return nil }
+    return Jobs.status(of: rootTask)
   }
 
   /// A job of the root is ready: the loop runs it. The job that opened the world has ended.
