@@ -55,8 +55,9 @@ struct TaskKey: Hashable, Sendable {
   /// The hash a dictionary asks for: the id multiplied by the golden ratio's odd constant, its
   /// high bits folded into the low ones that pick the bucket, with the dictionary's seed.
   ///
-  /// NB: the standard library's own fast path for its integer keys; public, underscored. Where it
-  /// is not asked for, `hash(into:)` answers, alike for equal keys.
+  /// NB: the customization point through which a dictionary hashes its keys (the standard
+  /// library's integer keys answer it with a one-word SipHash); public, underscored. Where it is
+  /// not asked for, `hash(into:)` answers, alike for equal keys.
   func _rawHashValue(seed: Int) -> Int {
     var hash = (id ^ UInt64(bitPattern: Int64(seed))) &* 0x9E37_79B9_7F4A_7C15
     hash ^= hash >> 29
