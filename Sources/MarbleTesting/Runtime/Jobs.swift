@@ -61,6 +61,17 @@ enum Jobs {
       MarblesExecutorRef(identity: nil, implementation: 0))
   }
 
+  /// Runs a task's job on this thread on the generic executor as `Task.immediate` runs its first
+  /// steps from nonisolated code (`{NULL, 2}`, the runtime's synchronous-start marker): a switch
+  /// between nonisolated functions goes on here at once, as on the generic executor, but a switch
+  /// onto an actor is never made on this thread — the runtime enqueues the task on the actor, whose
+  /// turn then comes as a job of its own.
+  static func runNeverTakingAnActor(_ job: UnownedJob) {
+    swift_job_run(
+      unsafeBitCast(job, to: MarblesJobRef.self),
+      MarblesExecutorRef(identity: nil, implementation: 2))
+  }
+
   /// The id the next task will have at least: the id of a task made now. Every task created
   /// before this call has a smaller id, every task created after it a larger one.
   ///

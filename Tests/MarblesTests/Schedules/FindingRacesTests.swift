@@ -40,12 +40,12 @@ import Testing
     let report = """
       schedule 1 of 100 (every order within 1 departure, seed 0x2a) failed; schedule 0 (FIFO) passes
       the order that failed, 1 departure from FIFO (marked *):
-        job          1   2   3   4   5   6   7   8   9  10  11  12  13  14  15  16  17  18  19  20  21  22
-        tick         0   0   0   0   0   0   0   0   0   0   0   0   0   0   0   0   0   0   0   0   0   0
-        test             ●   ●   ●
-        first                            ●               ●               ●           ●
-        second                      ●*               ●               ●           ●           ●       ●
-        actor jobs   ●                       ●   ●           ●   ●           ●           ●       ●       ●
+        job          1   2   3   4   5   6   7   8   9  10  11  12  13  14  15  16  17  18  19  20
+        tick         0   0   0   0   0   0   0   0   0   0   0   0   0   0   0   0   0   0   0   0
+        test             ●
+        first                    ●               ●               ●           ●
+        second              ●*               ●               ●           ●           ●       ●
+        actor jobs   ●               ●   ●           ●   ●           ●           ●       ●       ●
       replay it: @Test(.exploringSchedules(replay: "mrb2-c-alfk-0.t2.2.5unw")), or \
       exploreSchedules(replay: "mrb2-c-alfk-0.t2.2.5unw")
       """
@@ -54,6 +54,12 @@ import Testing
     #expect(issues.first?.sourceLocation?.line == 28)
     #expect(issues.first.map { "\($0.kind)" } == "Expectation failed: await account.balance >= 0")
     #expect(issues.first?.commentText == report)
+    // The Finding races article shows this report as Swift Testing prints it.
+    let shown = ArticleReports.report(
+      in: "Sources/Marbles/Marbles.docc/FindingRaces.md",
+      startingWith: "✘ Test twoWithdrawalsNeverOverdraw() recorded an issue at")
+    let indented = report.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(shown == "↳ " + indented.joined(separator: "\n  "))
     #expect(issues.first?.isFailure == true)
     #expect(exploration?.schedulesRun == 2)
     #expect(exploration?.failure?.schedule == 1)

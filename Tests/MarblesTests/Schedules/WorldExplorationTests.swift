@@ -150,6 +150,39 @@ import Testing
     func bump() { value += 1 }
   }
 
+  /// A task's switch between nonisolated functions is no step of an explored run: the runtime
+  /// goes on at once there, and so does the world. Each child below is one step — its start, up to
+  /// its call onto the actor, which is enqueued there (a choice: which child reaches the actor
+  /// first) — and the actor's turns are the steps with no task. (On `cf67354`, where an explored
+  /// run's jobs ran on the driver, every such switch was a hop to enqueue: 5 steps a child.)
+  @Test func aTasksSwitchesBetweenNonisolatedFunctionsAreNoSteps() async {
+    let schedule = ScheduleRun(FIFOStrategy())
+    await ScheduleRun.$current.withValue(schedule) {
+      await withVirtualTime { _ in
+        let counter = Counter()
+        await withTaskGroup(of: Void.self) { group in
+          for _ in 1...3 { group.addTask { await Self.nested(3, counter) } }
+        }
+        #expect(await counter.value == 3)
+      }
+    }
+    var stepsByTask: [UInt64: Int] = [:]
+    for step in schedule.steps {
+      if let task = step.task { stepsByTask[task, default: 0] += 1 }
+    }
+    let children = stepsByTask.keys.sorted().dropFirst()  // the first is the test's own task
+    #expect(children.count == 3)
+    #expect(children.map { stepsByTask[$0]! } == [1, 1, 1], "\(schedule.steps)")
+    #expect(schedule.steps.contains { $0.task == nil }, "the actor's turns")
+  }
+
+  /// Calls itself `depth` times, then bumps `counter`: switches to nonisolated functions, then
+  /// one onto an actor.
+  static func nested(_ depth: Int, _ counter: Counter) async {
+    guard depth > 0 else { return await counter.bump() }
+    await nested(depth - 1, counter)
+  }
+
   /// The trait forms, run as Swift Testing runs them, in a process of their own: each finds its
   /// race and reports it with its token.
   @Test func theTraitsFindTheRacesInTestsThatAwait() async throws {
@@ -167,6 +200,12 @@ import Testing
       output.contains(
         "Test run with \(WorldExplorationFixture.failing.count) tests in 1 suite failed"),
       "\(output.suffix(3000))")
+    // The Finding races article shows the report of the test it leads with as it is printed.
+    let shown = try #require(
+      ArticleReports.report(
+        in: "Sources/Marbles/Marbles.docc/FindingRaces.md",
+        startingWith: "✘ Test launchRefreshesTheTokenOnce() recorded an issue at"))
+    #expect(output.contains(shown), "the article shows:\n\(shown)\nthe run printed:\n\(output)")
   }
 
   /// `MARBLES_EXPLORE=N` explores every test that runs in a world: a `.virtualTime` test with no

@@ -33,8 +33,10 @@ extension TaskDriver {
   /// or of the task whose actor it leaves (as the runtime would start it at once). Under an
   /// explored schedule a hop that leaves or reaches an actor stays a choice — which task gets an
   /// actor first is a race the runtime's threads run — but a hop of a task's own job that
-  /// changes no actor (from the driver to the generic executor and back) is forced: no other job
-  /// can see the difference, so a choice there would only double the orders to explore.
+  /// changes no actor (off the main actor's queue onto the generic executor, off the driver onto
+  /// it) is forced: no other job can see the difference, so a choice there would only double the
+  /// orders to explore. (A world step runs a task's job where switches between nonisolated
+  /// functions make no hop at all: ``run(_:waitsForever:isAWorldStep:)``.)
   ///
   /// - Parameters:
   ///   - job: The job.
@@ -169,6 +171,15 @@ extension TaskDriver {
       // runs on the driver instead, where every hop onto or off an actor is enqueued: which task
       // reaches an actor first — a race between the pool's threads — is a schedule's choice.
       Jobs.runOnGenericExecutor(job)
+    case .global where hopsAreChoices && taskID != nil:
+      // NB: a task's job under an explored schedule runs where the runtime never takes an actor
+      // on the job's thread: which task reaches an actor first — a race between the pool's
+      // threads — is a schedule's choice. On the driver instead, its every switch to a
+      // nonisolated function would be a hop to enqueue too (the driver is a task executor the
+      // task does not prefer): a step more, no choice more.
+      threadWhoseHopsAreChoices.store(ThreadSlot.threadID, ordering: .relaxed)
+      Jobs.runNeverTakingAnActor(job)
+      threadWhoseHopsAreChoices.store(0, ordering: .relaxed)
     case .global, .preferred:
       guard hopsAreChoices else {
         job.runSynchronously(on: asUnownedTaskExecutor())
@@ -220,9 +231,10 @@ extension TaskDriver {
   }
 
   /// Whether a job enqueued now is a hop of the step running here, under an explored schedule:
-  /// its work runs on the driver rather than on the generic executor (see ``run(_:waitsForever:)``),
-  /// so the runtime enqueues a task's switch onto an actor, or off it, with no task current,
-  /// where the generic executor would have switched on this thread at once. Such a job runs next
+  /// its work runs where the runtime takes no actor on the thread (see
+  /// ``run(_:waitsForever:isAWorldStep:)``), so the runtime enqueues a task's switch onto an actor,
+  /// or off one, with no task current, where the generic executor would have switched on this
+  /// thread at once. Such a job runs next
   /// in FIFO order — the order of a run without exploring — and is a choice the schedule may
   /// depart from.
   func isAHopOfTheRunningStep(on target: Target) -> Bool {
