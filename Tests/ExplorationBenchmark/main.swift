@@ -123,7 +123,7 @@ enum Schedules {
   /// in alternating rounds (a round's ratio compares two timings taken moments apart, so a machine
   /// that slows down or speeds up in between moves both); the median of the rounds' ratios, and
   /// their range. (100 of each, timed 5 times, gave ratios from 1.4× to 2.4× between runs.)
-  static func cost() async {
+  static func cost(onlySide: String? = nil) async {
     func plainRuns(_ test: () async -> Bool) async -> Double {
       await Harness.time {
         var passed = 0
@@ -146,9 +146,15 @@ enum Schedules {
       var plain: [Double] = []
       var explored: [Double] = []
       for _ in 0..<rounds {
+        if let side = onlySide {
+          // For a profiler: one side only, nothing compared.
+          _ = side == "plain" ? await plainRuns(test) : await exploredRuns(test)
+          continue
+        }
         plain.append(await plainRuns(test))
         explored.append(await exploredRuns(test))
       }
+      if onlySide != nil { continue }
       let ratios = zip(explored, plain).map { $0 / $1 }.sorted()
       let median = { (values: [Double]) in values.sorted()[values.count / 2] }
       print(
@@ -176,9 +182,10 @@ enum Harness {
 }
 
 print("k. exploring schedules (ExplorationBenchmark, release build)")
-// `BENCH_K_COST=1`: only the cost of a schedule (for a profiler).
-if ProcessInfo.processInfo.environment["BENCH_K_COST"] == "1" {
-  await Schedules.cost()
+// `BENCH_K_COST=1`: only the cost of a schedule; `plain` or `explored`: only that side, timed
+// nothing (for a profiler).
+if let side = ProcessInfo.processInfo.environment["BENCH_K_COST"] {
+  await Schedules.cost(onlySide: side == "1" ? nil : side)
 } else {
   await Schedules.phase()
 }

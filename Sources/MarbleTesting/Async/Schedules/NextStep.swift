@@ -206,16 +206,12 @@ extension TaskDriver {
     candidates.count > 1 ? schedule.choose(among: candidates) : 0
   }
 
-  /// The ready jobs a schedule may run next, with their offsets in `ready`: any job bound for the
-  /// generic executor (its task's own order is safe, as a task has one job at a time) and the first
-  /// job bound for the main actor; the other main-actor jobs keep their order behind it, as the
-  /// main actor's serial queue does.
-  static func jobCandidates(
-    in ready: FIFOQueue<ReadyJob>
-  ) -> (offsets: [Int], candidates: [ScheduleCandidate]) {
-    var offsets: [Int] = []
+  /// The ready jobs a schedule may run next, in `ready`'s order: any job bound for the generic
+  /// executor (its task's own order is safe, as a task has one job at a time) and the first job
+  /// bound for the main actor; the other main-actor jobs keep their order behind it, as the main
+  /// actor's serial queue does.
+  static func jobCandidates(in ready: FIFOQueue<ReadyJob>) -> [ScheduleCandidate] {
     var candidates: [ScheduleCandidate] = []
-    offsets.reserveCapacity(ready.count)
     candidates.reserveCapacity(ready.count)
     var hasMain = false
     var unnumbered = 0
@@ -226,7 +222,6 @@ extension TaskDriver {
         guard !hasMain else { continue }
         hasMain = true
       }
-      offsets.append(offset)
       let identity: ScheduleCandidate.Identity
       if let ordinal = job.ordinal {
         identity = .task(ordinal)
@@ -237,7 +232,23 @@ extension TaskDriver {
       candidates.append(
         ScheduleCandidate(task: Jobs.taskID(of: job.job), isMain: isMain, identity: identity))
     }
-    return (offsets, candidates)
+    return candidates
+  }
+
+  /// Where in `ready` the candidate at `index` of ``jobCandidates(in:)`` is, by the same rule
+  /// (jobs appended since move no offset); `nil` past the end.
+  private static func offset(ofCandidate index: Int, in ready: FIFOQueue<ReadyJob>) -> Int? {
+    var remaining = index
+    var hasMain = false
+    for offset in 0..<ready.count {
+      if ready[offset: offset].target == .main {
+        guard !hasMain else { continue }
+        hasMain = true
+      }
+      if remaining == 0 { return offset }
+      remaining -= 1
+    }
+    return nil
   }
 
   /// Whether `job` is still the one `candidate` offered: its task, and its number in the run.
@@ -250,7 +261,7 @@ extension TaskDriver {
   /// What the ready queue offers an explored step: a forced job, taken out, or a choice.
   private enum Offered {
     case forced(ReadyJob)
-    case choice((offsets: [Int], candidates: [ScheduleCandidate]))
+    case choice([ScheduleCandidate])
   }
 
   /// What an explored step took: a ready job, or which of the steps due it chose.
@@ -275,19 +286,19 @@ extension TaskDriver {
         if ready[offset: 0].isForced { return .forced(ready.popFirst()!) }
         return .choice(Self.jobCandidates(in: ready))
       }
-      let offered: (offsets: [Int], candidates: [ScheduleCandidate])
+      let offered: [ScheduleCandidate]
       switch offeredStep {
       case nil: return nil
       case .forced(let job):
         schedule.noteStep(task: Jobs.taskID(of: job.job), tick: tick.load(ordering: .relaxed))
         return .job(job)
-      case .choice(let choice): offered = choice
+      case .choice(let candidates): offered = candidates
       }
-      let index = Self.choose(offered.candidates + due, by: schedule)
-      if index >= offered.candidates.count { return .due(index - offered.candidates.count) }
-      let offset = offered.offsets[index]
+      let index = Self.choose(due.isEmpty ? offered : offered + due, by: schedule)
+      if index >= offered.count { return .due(index - offered.count) }
       let taken = readyQueue { ready -> ReadyJob? in
-        guard ready.count > offset, Self.isOffered(ready[offset: offset], offered.candidates[index])
+        guard let offset = Self.offset(ofCandidate: index, in: ready),
+          Self.isOffered(ready[offset: offset], offered[index])
         else { return nil }
         return ready.remove(atOffset: offset)
       }

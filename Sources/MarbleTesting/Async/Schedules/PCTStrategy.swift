@@ -6,7 +6,7 @@
 package struct PCTStrategy: ScheduleStrategy {
   private var random: ScheduleRandom
   /// Priorities by task (jobs that are no task's share key 0).
-  private var priorities: [UInt64: Int] = [:]
+  private var priorities = TaskTable<Int>()
   /// The choice points where the chosen task's priority drops, ascending.
   private var changePoints: [Int]
   private var choice = 0
