@@ -175,6 +175,33 @@ import Testing
       #expect(marks.value.withLock { $0 } == [true, false])
     }
 
+    /// An actor that notes the thread it runs on.
+    actor Touch {
+      let thread = Mutex<UInt?>(nil)
+      func touch() { thread.withLock { $0 = ThreadSlot.threadID } }
+    }
+
+    /// On the generic executor marked `2` the runtime never takes an actor on the job's thread: a
+    /// call onto a free actor is enqueued there (an explored world step runs a task's job so, and
+    /// which task reaches an actor first is a choice), while the same call from the generic
+    /// executor unmarked goes on on the caller's thread at once.
+    @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
+    @Test func theGenericExecutorMarkedTwoNeverTakesAnActorOnItsThread() async {
+      let (immediate, plain) = await Task.detached { () -> (Bool, Bool) in
+        let marked = Touch()
+        let task = Task.immediate { await marked.touch() }
+        // Taken here, it would have run on this thread before `Task.immediate` returned.
+        let here = ThreadSlot.threadID
+        let tookItHere = marked.thread.withLock { $0 } == here
+        await task.value
+        let unmarked = Touch()
+        await unmarked.touch()
+        return (tookItHere, unmarked.thread.withLock { $0 } == ThreadSlot.threadID)
+      }.value
+      #expect(!immediate, "the marked executor's call onto the actor was enqueued")
+      #expect(plain, "the unmarked generic executor's call ran on its own thread")
+    }
+
     @Test func aCancelledTasksStatusSaysSoBeforeItsHandlersRun() async {
       let (before, inHandler) = await Task {
         // NB: the handler runs on this task, where the current task is still this one.
