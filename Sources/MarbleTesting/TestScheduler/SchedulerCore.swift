@@ -321,7 +321,7 @@ package final class SchedulerCore: Scheduler {
             break steps
           }
           budget.steps += 1
-          let id = Jobs.taskID(of: job.job)
+          let id = job.taskID
           guard driver.run(job) else {
             isMainActorUnavailable = true
             break steps

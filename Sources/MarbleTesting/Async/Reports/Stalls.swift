@@ -95,7 +95,7 @@ extension TaskDriver {
     // («unknown») — so the world cancels its root itself, in the test's context, where its waits
     // need it (`giveUp`).
     for job in jobs {
-      Self.release(job, cancelling: world?.isRoot(Jobs.taskID(of: job.job)) != true)
+      Self.release(job, cancelling: world?.isRoot(job.taskID) != true)
     }
     for sleep in sleeps { sleep.abandon(cancellingItsTask: world?.isRoot(sleep.taskID) != true) }
     return true

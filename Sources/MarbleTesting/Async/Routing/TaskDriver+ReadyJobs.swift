@@ -50,19 +50,21 @@ extension TaskDriver {
     if standardSleepCount.load(ordering: .acquiring) > 0, Jobs.isCancelledTask(job) {
       endStandardSleepEarly(of: job)
     }
-    let continues = continuesTheRunningStep(job, on: target)
+    let taskID = Jobs.taskID(of: job)
+    let continues = continuesTheRunningStep(taskID, on: target)
     // A wake-up task's own hop is still the wake-up; the task it resumes goes on with it.
     let goesOnWithAWakeUp =
       target != .main && stepIsAWakeUp.load(ordering: .relaxed) && TaskDriver.current === self
     let isForced = isWakeUp || continues || goesOnWithAWakeUp
     let isContinued = isForced || isAHopOfTheRunningStep(on: target)
-    let ordinal = schedule == nil ? nil : Jobs.taskID(of: job).flatMap { runOrdinal(of: $0) }
+    var ordinal: Int?
+    if schedule != nil, let taskID { ordinal = runOrdinal(of: taskID) }
     let isAbandoned = ready.withLock { ready -> Bool in
       // NB: read under the ready lock, which a give-up holds while it sets the flag and empties
       // the queue, so that no job is left behind.
       guard !self.isAbandoned.load(ordering: .acquiring) else { return true }
       let readyJob = ReadyJob(
-        job: job, target: target, ordinal: ordinal, isForced: isForced,
+        job: job, target: target, taskID: taskID, ordinal: ordinal, isForced: isForced,
         isWakeUp: isWakeUp || (continues && goesOnWithAWakeUp))
       if isContinued {
         ready.pushFirst(readyJob)
@@ -73,11 +75,11 @@ extension TaskDriver {
       return false
     }
     if isAbandoned {
-      Self.release(ReadyJob(job: job, target: target), cancelling: false)
+      Self.release(ReadyJob(job: job, target: target, taskID: taskID), cancelling: false)
       return
     }
     guard let world, world.hasTaskRoot else { return }
-    if world.isRoot(Jobs.taskID(of: job)) {
+    if world.isRoot(taskID) {
       world.rootJobIsReady()
     } else {
       world.wake()
@@ -149,7 +151,7 @@ extension TaskDriver {
   ///     then choices (a scheduler's own drains keep the generic executor's order).
   func run(_ ready: ReadyJob, waitsForever: Bool = false, isAWorldStep: Bool = false) -> Bool {
     let job = ready.job
-    let taskID = Jobs.taskID(of: job)
+    let taskID = ready.taskID
     stepTask.store(taskID ?? 0, ordering: .relaxed)
     stepIsAWakeUp.store(ready.isWakeUp, ordering: .relaxed)
     defer { if ready.isWakeUp { stepIsAWakeUp.store(false, ordering: .relaxed) } }
@@ -220,11 +222,11 @@ extension TaskDriver {
     return true
   }
 
-  /// Whether `job` continues, on the generic executor, the step of its task running now: the task
+  /// Whether a job of task `id` continues, on the generic executor, the step of its task running now: the task
   /// is leaving the main actor or an actor (a hop). Such a job runs next, before the jobs already
   /// ready, as the global executor would start it at once.
-  func continuesTheRunningStep(_ job: UnownedJob, on target: Target) -> Bool {
-    guard target != .main, TaskDriver.current === self, let id = Jobs.taskID(of: job) else {
+  func continuesTheRunningStep(_ id: UInt64?, on target: Target) -> Bool {
+    guard target != .main, TaskDriver.current === self, let id else {
       return false
     }
     return id == stepTask.load(ordering: .relaxed)

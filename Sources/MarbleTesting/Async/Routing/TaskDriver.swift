@@ -33,6 +33,9 @@ package final class TaskDriver: TaskExecutor {
   struct ReadyJob: Sendable {
     let job: UnownedJob
     let target: Target
+    /// The id of the job's task, `nil` for a job that is no task's: read once, as it became
+    /// ready (the runtime's call is no inline read, and the choice point asks for every job).
+    let taskID: UInt64?
     /// Its task's number in the run (``runOrdinal(of:)``), noted under an explored schedule only:
     /// who the job is, for the choice point, the same in every run of the test.
     var ordinal: Int? = nil
@@ -42,6 +45,22 @@ package final class TaskDriver: TaskExecutor {
     var isForced = false
     /// Whether it is a step of a sleep's wake-up task: the task it resumes goes next.
     var isWakeUp = false
+
+    init(
+      job: UnownedJob, target: Target, taskID: UInt64?, ordinal: Int? = nil,
+      isForced: Bool = false, isWakeUp: Bool = false
+    ) {
+      self.job = job
+      self.target = target
+      self.taskID = taskID
+      self.ordinal = ordinal
+      self.isForced = isForced
+      self.isWakeUp = isWakeUp
+    }
+
+    init(job: UnownedJob, target: Target) {
+      self.init(job: job, target: target, taskID: Jobs.taskID(of: job))
+    }
   }
 
   /// The ready jobs, in the order they became ready.

@@ -230,7 +230,7 @@ extension TaskDriver {
         unnumbered += 1
       }
       candidates.append(
-        ScheduleCandidate(task: Jobs.taskID(of: job.job), isMain: isMain, identity: identity))
+        ScheduleCandidate(task: job.taskID, isMain: isMain, identity: identity))
     }
     return candidates
   }
@@ -251,19 +251,6 @@ extension TaskDriver {
     return nil
   }
 
-  /// Whether `job` is still the one `candidate` offered: its task, and its number in the run.
-  private static func isOffered(_ job: ReadyJob, _ candidate: ScheduleCandidate) -> Bool {
-    guard Jobs.taskID(of: job.job) == candidate.task else { return false }
-    if case .task(let ordinal) = candidate.identity { return job.ordinal == ordinal }
-    return true
-  }
-
-  /// What the ready queue offers an explored step: a forced job, taken out, or a choice.
-  private enum Offered {
-    case forced(ReadyJob)
-    case choice([ScheduleCandidate])
-  }
-
   /// What an explored step took: a ready job, or which of the steps due it chose.
   enum Chosen {
     case job(ReadyJob)
@@ -271,44 +258,28 @@ extension TaskDriver {
   }
 
   /// The choice point among the ready jobs and `due`, the steps due at the current tick that may
-  /// go between two jobs of another task: the job chosen is taken out of the ready queue. `nil`
-  /// when no job is ready (a give-up took every job).
+  /// go between two jobs of another task: the job chosen is taken out of the ready queue, and the
+  /// run notes it. `nil` when no job is ready (a give-up took every job).
   ///
-  /// The strategy is asked outside the ready queue's lock. Usually only this driver's drain or its
-  /// world's loop — the caller, on this thread — takes jobs out or puts one first in line, and
-  /// others append, which moves no offset; where another thread moved the chosen job meanwhile, the
-  /// choice is made again.
+  /// Decided under the ready queue's lock, the strategy asked and the step noted under the run's
+  /// (which is never held while a ready queue's is taken): no other thread moves a job between the
+  /// offer and the take.
   func takeChosen(racing due: [ScheduleCandidate], by schedule: ScheduleRun) -> Chosen? {
-    while true {
-      let offeredStep = readyQueue { ready -> Offered? in
-        guard ready.count > 0 else { return nil }
-        // A forced job goes on with what just ran: no choice (see `makeReady`).
-        if ready[offset: 0].isForced { return .forced(ready.popFirst()!) }
-        return .choice(Self.jobCandidates(in: ready))
-      }
-      let offered: [ScheduleCandidate]
-      switch offeredStep {
-      case nil: return nil
-      case .forced(let job):
-        schedule.noteStep(task: Jobs.taskID(of: job.job), tick: tick.load(ordering: .relaxed))
-        return .job(job)
-      case .choice(let candidates): offered = candidates
-      }
-      let index = Self.choose(due.isEmpty ? offered : offered + due, by: schedule)
-      if index >= offered.count { return .due(index - offered.count) }
-      let taken = readyQueue { ready -> ReadyJob? in
-        guard let offset = Self.offset(ofCandidate: index, in: ready),
-          Self.isOffered(ready[offset: offset], offered[index])
-        else { return nil }
-        return ready.remove(atOffset: offset)
-      }
-      if let job = taken {
-        schedule.noteStep(task: Jobs.taskID(of: job.job), tick: tick.load(ordering: .relaxed))
+    let tick = tick.load(ordering: .relaxed)
+    return readyQueue { ready -> Chosen? in
+      guard ready.count > 0 else { return nil }
+      // A forced job goes on with what just ran: no choice (see `makeReady`).
+      if ready[offset: 0].isForced {
+        let job = ready.popFirst()!
+        schedule.noteStep(task: job.taskID, tick: tick)
         return .job(job)
       }
-      // The queue changed under the choice — another thread put a job first in line (a world
-      // whose root waits in XCTest's run loop runs jobs on two threads): choose again. A "no job"
-      // here would let the caller move time past ready work.
+      let offered = Self.jobCandidates(in: ready)
+      let index = schedule.chooseStep(
+        among: due.isEmpty ? offered : offered + due, jobs: offered.count, tick: tick)
+      guard index < offered.count else { return .due(index - offered.count) }
+      // NB: the candidates were made from this queue, under this lock: the offset is there.
+      return .job(ready.remove(atOffset: Self.offset(ofCandidate: index, in: ready)!))
     }
   }
 }

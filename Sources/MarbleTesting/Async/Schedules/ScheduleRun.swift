@@ -83,7 +83,11 @@ package final class ScheduleRun: Sendable {
   private static let nextScheduler = Atomic<Int>(0)
 
   package init(_ strategy: any ScheduleStrategy) {
-    state = Locked(State(strategy: strategy))
+    var state = State(strategy: strategy)
+    // NB: room for a small test's run at once, rather than seven reallocations of each as it grows.
+    state.steps.reserveCapacity(64)
+    state.choices.reserveCapacity(64)
+    self.state = Locked(state)
   }
 
   /// Asks the strategy to pick among `candidates` (two or more), and notes the choice.
@@ -100,6 +104,28 @@ package final class ScheduleRun: Sendable {
     }
   }
 
+  /// The choice point of a step: asks the strategy to pick among `candidates` (with two or more;
+  /// else the first goes) and, where it picked one of the first `jobs` — ready jobs rather than
+  /// actions due — notes that job's step, under one lock.
+  func chooseStep(among candidates: [ScheduleCandidate], jobs: Int, tick: Int) -> Int {
+    state.withLock { state in
+      var chosen = 0
+      if candidates.count > 1 {
+        chosen = min(max(0, state.strategy.choose(among: candidates)), candidates.count - 1)
+        let taken = candidates[chosen].identity
+        let digest = ScheduleToken.digest(
+          state.choices.last?.digest ?? 0, candidates: candidates, taken: taken)
+        state.choices.append(
+          Choice(count: candidates.count, chosen: chosen, taken: taken, digest: digest))
+        state.pendingDeparture = chosen != 0
+      }
+      if chosen < jobs {
+        note(Step(task: candidates[chosen].task, tick: tick, isDeparture: false), in: &state)
+      }
+      return chosen
+    }
+  }
+
   /// How many steps a run's log keeps: the report draws them as lanes, and a run of more is long
   /// past drawing (an explored run may go on to its step limit, ten million).
   package static let stepLogLimit = 10_000
@@ -108,13 +134,20 @@ package final class ScheduleRun: Sendable {
   /// log while it has room, else counted.
   func noteStep(task: UInt64?, tick: Int) {
     state.withLock { state in
-      if state.steps.count < Self.stepLogLimit {
-        state.steps.append(Step(task: task, tick: tick, isDeparture: state.pendingDeparture))
-      } else {
-        state.stepsLeftOut += 1
-      }
-      state.pendingDeparture = false
+      note(Step(task: task, tick: tick, isDeparture: false), in: &state)
     }
+  }
+
+  /// Notes `step`, a departure if the choice before it was one, in `state`.
+  private func note(_ step: Step, in state: inout State) {
+    if state.steps.count < Self.stepLogLimit {
+      var step = step
+      step.isDeparture = state.pendingDeparture
+      state.steps.append(step)
+    } else {
+      state.stepsLeftOut += 1
+    }
+    state.pendingDeparture = false
   }
 
   /// How many steps ran past the log's limit, left out of ``steps``.

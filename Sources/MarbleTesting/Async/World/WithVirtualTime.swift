@@ -126,7 +126,7 @@ extension World {
       guard let driver = drivers.first(where: { $0.readyJobCount > 0 }),
         let job = driver.takeReadyJob()
       else { return }
-      let id = Jobs.taskID(of: job.job)
+      let id = job.taskID
       if isRoot(id) {
         // The root runs this: a job of its own is not to be run here.
         driver.putBack(job)

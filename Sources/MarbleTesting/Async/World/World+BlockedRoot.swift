@@ -86,7 +86,7 @@ extension World {
       let drivers = state.withLock { $0.drivers }
       if let (job, driver) = takeJobOffTheMainActor(drivers) {
         driver.drain { _ = driver.run(job) }
-        driver.forgetIfComplete(Jobs.taskID(of: job.job))
+        driver.forgetIfComplete(job.taskID)
         continue
       }
       guard let top else { return }
@@ -105,7 +105,7 @@ extension World {
       let job = driver.readyQueue { ready -> TaskDriver.ReadyJob? in
         for offset in 0..<ready.count {
           let candidate = ready[offset: offset]
-          if candidate.target != .main, !isRoot(Jobs.taskID(of: candidate.job)) {
+          if candidate.target != .main, !isRoot(candidate.taskID) {
             return ready.remove(atOffset: offset)
           }
         }

@@ -100,7 +100,7 @@ extension World {
   func run(
     _ job: TaskDriver.ReadyJob, of driver: TaskDriver, isOnTheMainThread: Bool = false
   ) -> Bool {
-    let id = Jobs.taskID(of: job.job)
+    let id = job.taskID
     let isRoot = isRoot(id)
     if isRoot, case .main = job.target, !MainQueue.isCurrent {
       let done = DispatchSemaphore(value: 0)
@@ -151,7 +151,7 @@ extension World {
 
   /// Runs a ready job here; `false` if it was the root's and the root finished.
   func runHere(_ job: TaskDriver.ReadyJob, of driver: TaskDriver, isRoot: Bool) -> Bool {
-    let id = Jobs.taskID(of: job.job)
+    let id = job.taskID
     if let id {
       state.withLock { state in
         if state.stepsAtOneTime >= SchedulerCore.stepsBeforeTheClock {
@@ -184,7 +184,7 @@ extension World {
     RealTime.reading {
       loop.async { [self] in
         driver.drain { _ = driver.run(job) }
-        driver.forgetIfComplete(Jobs.taskID(of: job.job))
+        driver.forgetIfComplete(job.taskID)
         jobsUnderWay.subtract(1, ordering: .acquiringAndReleasing)
         wake()
         postRootThreadTurn()
@@ -233,7 +233,7 @@ extension World {
           return
         }
         driver.drain { _ = driver.run(job) }
-        driver.forgetIfComplete(Jobs.taskID(of: job.job))
+        driver.forgetIfComplete(job.taskID)
         postRootThreadTurn()
         return
       }

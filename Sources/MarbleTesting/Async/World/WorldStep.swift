@@ -104,8 +104,7 @@ extension World {
         guard let ready = driver.takeReadyJob() else { continue }
         job = ready
       }
-      if isOnTheMainThread, opening != .scope, job.target != .main, isRoot(Jobs.taskID(of: job.job))
-      {
+      if isOnTheMainThread, opening != .scope, job.target != .main, isRoot(job.taskID) {
         return .theRootsJob(job, driver)
       }
       return run(job, of: driver, isOnTheMainThread: isOnTheMainThread)
