@@ -153,7 +153,8 @@ import Testing
   /// A task's switch between nonisolated functions is no step of an explored run: the runtime
   /// goes on at once there, and so does the world. Each child below is one step — its start, up to
   /// its call onto the actor, which is enqueued there (a choice: which child reaches the actor
-  /// first) — and the actor's turns are the steps with no task. (On `cf67354`, where an explored
+  /// first) — and the actor's turns are the steps with no task, in which each child leaves the
+  /// actor and returns through its calls at once, on the same thread, as in the runtime. (On `cf67354`, where an explored
   /// run's jobs ran on the driver, every such switch was a hop to enqueue: 5 steps a child.)
   @Test func aTasksSwitchesBetweenNonisolatedFunctionsAreNoSteps() async {
     let schedule = ScheduleRun(FIFOStrategy())
