@@ -61,6 +61,15 @@ enum Jobs {
       MarblesExecutorRef(identity: nil, implementation: 0))
   }
 
+  /// Whether the runtime knows the synchronous-start marker ``runNeverTakingAnActor(_:)`` runs a
+  /// job on: Swift 6.2's, which `Task.immediate` brought. An older runtime (an Apple platform's
+  /// before the 26 releases; written for, not built here) would take the marker for the plain
+  /// generic executor, and take actors on the thread.
+  static let knowsTheSynchronousStartMarker: Bool = {
+    if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) { return true }
+    return false
+  }()
+
   /// Runs a task's job on this thread on the generic executor as `Task.immediate` runs its first
   /// steps from nonisolated code (`{NULL, 2}`, the runtime's synchronous-start marker): a switch
   /// between nonisolated functions goes on here at once, as on the generic executor, but a switch

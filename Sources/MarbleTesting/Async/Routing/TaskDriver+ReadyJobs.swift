@@ -173,12 +173,12 @@ extension TaskDriver {
       // runs on the driver instead, where every hop onto or off an actor is enqueued: which task
       // reaches an actor first — a race between the pool's threads — is a schedule's choice.
       Jobs.runOnGenericExecutor(job)
-    case .global where hopsAreChoices && taskID != nil:
+    case .global where hopsAreChoices && taskID != nil && Jobs.knowsTheSynchronousStartMarker:
       // NB: a task's job under an explored schedule runs where the runtime never takes an actor
       // on the job's thread: which task reaches an actor first — a race between the pool's
-      // threads — is a schedule's choice. On the driver instead, its every switch to a
-      // nonisolated function would be a hop to enqueue too (the driver is a task executor the
-      // task does not prefer): a step more, no choice more.
+      // threads — is a schedule's choice. On the driver instead (where the runtime has no
+      // marker), its every switch to a nonisolated function is a hop to enqueue too (the driver
+      // is a task executor the task does not prefer): a step more, no choice more.
       threadWhoseHopsAreChoices.store(ThreadSlot.threadID, ordering: .relaxed)
       Jobs.runNeverTakingAnActor(job)
       threadWhoseHopsAreChoices.store(0, ordering: .relaxed)
