@@ -66,8 +66,13 @@ package final class ScheduleRun: Sendable {
     guard let seed = everySchedulerSeed else { return nil }
     return ScheduleRun(
       RandomWalkStrategy(
-        seed: seed &+ UInt64(bitPattern: Int64(nextScheduler.add(1, ordering: .relaxed).newValue))))
+        seed: seed &+ UInt64(bitPattern: Int64(nextScheduler.add(1, ordering: .relaxed).newValue))),
+      isTheSchedulersOwn: true)
   }
+
+  /// Whether the run is a scheduler's own random walk (`MARBLES_EXPLORE_EVERY_SCHEDULER`), not a
+  /// schedule of an exploration: the test it runs in runs one order all the same.
+  let isTheSchedulersOwn: Bool
 
   private static let everySchedulerSeed: UInt64? = Platform.environment(
     "MARBLES_EXPLORE_EVERY_SCHEDULER"
@@ -82,7 +87,12 @@ package final class ScheduleRun: Sendable {
   }.map { max($0, 1) }
   private static let nextScheduler = Atomic<Int>(0)
 
-  package init(_ strategy: any ScheduleStrategy) {
+  package convenience init(_ strategy: any ScheduleStrategy) {
+    self.init(strategy, isTheSchedulersOwn: false)
+  }
+
+  private init(_ strategy: any ScheduleStrategy, isTheSchedulersOwn: Bool) {
+    self.isTheSchedulersOwn = isTheSchedulersOwn
     var state = State(strategy: strategy)
     // NB: room for a small test's run at once, rather than seven reallocations of each as it grows.
     state.steps.reserveCapacity(64)
