@@ -32,10 +32,10 @@ extension TaskDriver {
   /// A job that goes on with the step running here is first in line: a hop of the running task,
   /// or of the task whose actor it leaves (as the runtime would start it at once). Under an
   /// explored schedule a hop that reaches an actor stays a choice — which task gets an actor
-  /// first is a race the runtime's threads run — but a hop of a task's own job that
-  /// changes no actor (off the main actor's queue onto the generic executor, off the driver onto
-  /// it) is forced: no other job can see the difference, so a choice there would only double the
-  /// orders to explore. (A world step runs a task's job where switches between nonisolated
+  /// first is a race the runtime's threads run — but a hop of a task's own job that changes no
+  /// actor (off the main actor's queue onto the generic executor, off the driver onto it) is
+  /// forced: no other job can see the difference, so a choice there would only double the orders
+  /// to explore. (A world step runs a task's job where switches between nonisolated
   /// functions make no hop at all: ``run(_:waitsForever:isAWorldStep:)``.)
   ///
   /// - Parameters:
@@ -222,9 +222,9 @@ extension TaskDriver {
     return true
   }
 
-  /// Whether a job of task `id` continues, on the generic executor, the step of its task running now: the task
-  /// is leaving the main actor or an actor (a hop). Such a job runs next, before the jobs already
-  /// ready, as the global executor would start it at once.
+  /// Whether a job of task `id` continues, on the generic executor, the step of its task running
+  /// now: the task is leaving the main actor or an actor (a hop). Such a job runs next, before the
+  /// jobs already ready, as the global executor would start it at once.
   func continuesTheRunningStep(_ id: UInt64?, on target: Target) -> Bool {
     guard target != .main, TaskDriver.current === self, let id else {
       return false
@@ -236,8 +236,8 @@ extension TaskDriver {
   /// its work runs where the runtime takes no actor on the thread (see
   /// ``run(_:waitsForever:isAWorldStep:)``), so the runtime enqueues a task's switch onto an actor
   /// with no task current, where the generic executor would have switched on this thread at once.
-  /// (Leaving an actor goes on on the actor's thread, as in the runtime: no job.) Such a job runs next
-  /// in FIFO order — the order of a run without exploring — and is a choice the schedule may
+  /// (Leaving an actor goes on on the actor's thread, as in the runtime: no job.) Such a job runs
+  /// next in FIFO order — the order of a run without exploring — and is a choice the schedule may
   /// depart from.
   func isAHopOfTheRunningStep(on target: Target) -> Bool {
     guard target == .global, Jobs.currentTask == nil else { return false }

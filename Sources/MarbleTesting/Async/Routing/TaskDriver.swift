@@ -45,22 +45,6 @@ package final class TaskDriver: TaskExecutor {
     var isForced = false
     /// Whether it is a step of a sleep's wake-up task: the task it resumes goes next.
     var isWakeUp = false
-
-    init(
-      job: UnownedJob, target: Target, taskID: UInt64?, ordinal: Int? = nil,
-      isForced: Bool = false, isWakeUp: Bool = false
-    ) {
-      self.job = job
-      self.target = target
-      self.taskID = taskID
-      self.ordinal = ordinal
-      self.isForced = isForced
-      self.isWakeUp = isWakeUp
-    }
-
-    init(job: UnownedJob, target: Target) {
-      self.init(job: job, target: target, taskID: Jobs.taskID(of: job))
-    }
   }
 
   /// The ready jobs, in the order they became ready.

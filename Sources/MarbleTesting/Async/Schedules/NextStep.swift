@@ -209,19 +209,27 @@ extension TaskDriver {
   /// The ready jobs a schedule may run next, in `ready`'s order: any job bound for the generic
   /// executor (its task's own order is safe, as a task has one job at a time) and the first job
   /// bound for the main actor; the other main-actor jobs keep their order behind it, as the main
-  /// actor's serial queue does.
-  static func jobCandidates(in ready: FIFOQueue<ReadyJob>) -> [ScheduleCandidate] {
-    var candidates: [ScheduleCandidate] = []
-    candidates.reserveCapacity(ready.count)
+  /// actor's serial queue does. `body` gets each one's offset in `ready`, until it says stop.
+  private static func forEachCandidate(
+    in ready: FIFOQueue<ReadyJob>, _ body: (_ offset: Int, _ job: ReadyJob) -> Bool
+  ) {
     var hasMain = false
-    var unnumbered = 0
     for offset in 0..<ready.count {
       let job = ready[offset: offset]
-      let isMain = job.target == .main
-      if isMain {
+      if job.target == .main {
         guard !hasMain else { continue }
         hasMain = true
       }
+      guard body(offset, job) else { return }
+    }
+  }
+
+  /// The candidates of ``forEachCandidate(in:_:)``, each named as a token records it.
+  static func jobCandidates(in ready: FIFOQueue<ReadyJob>) -> [ScheduleCandidate] {
+    var candidates: [ScheduleCandidate] = []
+    candidates.reserveCapacity(ready.count)
+    var unnumbered = 0
+    forEachCandidate(in: ready) { _, job in
       let identity: ScheduleCandidate.Identity
       if let ordinal = job.ordinal {
         identity = .task(ordinal)
@@ -230,25 +238,25 @@ extension TaskDriver {
         unnumbered += 1
       }
       candidates.append(
-        ScheduleCandidate(task: job.taskID, isMain: isMain, identity: identity))
+        ScheduleCandidate(task: job.taskID, isMain: job.target == .main, identity: identity))
+      return true
     }
     return candidates
   }
 
-  /// Where in `ready` the candidate at `index` of ``jobCandidates(in:)`` is, by the same rule
-  /// (jobs appended since move no offset); `nil` past the end.
+  /// Where in `ready` the candidate at `index` of ``jobCandidates(in:)`` is; `nil` past the end.
   private static func offset(ofCandidate index: Int, in ready: FIFOQueue<ReadyJob>) -> Int? {
     var remaining = index
-    var hasMain = false
-    for offset in 0..<ready.count {
-      if ready[offset: offset].target == .main {
-        guard !hasMain else { continue }
-        hasMain = true
+    var found: Int?
+    forEachCandidate(in: ready) { offset, _ in
+      guard remaining == 0 else {
+        remaining -= 1
+        return true
       }
-      if remaining == 0 { return offset }
-      remaining -= 1
+      found = offset
+      return false
     }
-    return nil
+    return found
   }
 
   /// What an explored step took: a ready job, or which of the steps due it chose.

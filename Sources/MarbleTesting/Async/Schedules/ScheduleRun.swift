@@ -102,16 +102,19 @@ package final class ScheduleRun: Sendable {
 
   /// Asks the strategy to pick among `candidates` (two or more), and notes the choice.
   func choose(among candidates: [ScheduleCandidate]) -> Int {
-    state.withLock { state in
-      let chosen = min(max(0, state.strategy.choose(among: candidates)), candidates.count - 1)
-      let taken = candidates[chosen].identity
-      let digest = ScheduleToken.digest(
-        state.choices.last?.digest ?? 0, candidates: candidates, taken: taken)
-      state.choices.append(
-        Choice(count: candidates.count, chosen: chosen, taken: taken, digest: digest))
-      state.pendingDeparture = chosen != 0
-      return chosen
-    }
+    state.withLock { state in choose(among: candidates, in: &state) }
+  }
+
+  /// Asks the strategy to pick among `candidates` (two or more), and notes the choice in `state`.
+  private func choose(among candidates: [ScheduleCandidate], in state: inout State) -> Int {
+    let chosen = min(max(0, state.strategy.choose(among: candidates)), candidates.count - 1)
+    let taken = candidates[chosen].identity
+    let digest = ScheduleToken.digest(
+      state.choices.last?.digest ?? 0, candidates: candidates, taken: taken)
+    state.choices.append(
+      Choice(count: candidates.count, chosen: chosen, taken: taken, digest: digest))
+    state.pendingDeparture = chosen != 0
+    return chosen
   }
 
   /// The choice point of a step: asks the strategy to pick among `candidates` (with two or more;
@@ -119,19 +122,8 @@ package final class ScheduleRun: Sendable {
   /// actions due — notes that job's step, under one lock.
   func chooseStep(among candidates: [ScheduleCandidate], jobs: Int, tick: Int) -> Int {
     state.withLock { state in
-      var chosen = 0
-      if candidates.count > 1 {
-        chosen = min(max(0, state.strategy.choose(among: candidates)), candidates.count - 1)
-        let taken = candidates[chosen].identity
-        let digest = ScheduleToken.digest(
-          state.choices.last?.digest ?? 0, candidates: candidates, taken: taken)
-        state.choices.append(
-          Choice(count: candidates.count, chosen: chosen, taken: taken, digest: digest))
-        state.pendingDeparture = chosen != 0
-      }
-      if chosen < jobs {
-        note(Step(task: candidates[chosen].task, tick: tick, isDeparture: false), in: &state)
-      }
+      let chosen = candidates.count > 1 ? choose(among: candidates, in: &state) : 0
+      if chosen < jobs { noteStep(task: candidates[chosen].task, tick: tick, in: &state) }
       return chosen
     }
   }
@@ -143,17 +135,13 @@ package final class ScheduleRun: Sendable {
   /// Notes the job that runs next (after the choice that picked it, if there was one): in the
   /// log while it has room, else counted.
   func noteStep(task: UInt64?, tick: Int) {
-    state.withLock { state in
-      note(Step(task: task, tick: tick, isDeparture: false), in: &state)
-    }
+    state.withLock { state in noteStep(task: task, tick: tick, in: &state) }
   }
 
-  /// Notes `step`, a departure if the choice before it was one, in `state`.
-  private func note(_ step: Step, in state: inout State) {
+  /// Notes the job that runs next in `state`: a departure if the choice before it was one.
+  private func noteStep(task: UInt64?, tick: Int, in state: inout State) {
     if state.steps.count < Self.stepLogLimit {
-      var step = step
-      step.isDeparture = state.pendingDeparture
-      state.steps.append(step)
+      state.steps.append(Step(task: task, tick: tick, isDeparture: state.pendingDeparture))
     } else {
       state.stepsLeftOut += 1
     }
