@@ -54,83 +54,90 @@ func seededOrder(_ n: Int, seed: UInt64) -> [Int] {
   return order
 }
 
-// NB: the real clock, read outside any world (a world's readings are virtual).
-let start = ContinuousClock.now
-switch CommandLine.arguments.dropFirst().first {
-case "W1":
-  // 10,000 children sleeping 1…10,000 ms in a seeded order, awaited.
-  let elapsed = await withVirtualTime { _ in
-    let begin = ContinuousClock.now
-    await withTaskGroup(of: Void.self) { group in
-      for ms in seededOrder(10_000, seed: 42) {
-        group.addTask { try? await Task.sleep(for: .milliseconds(ms)) }
-      }
-    }
-    return begin.duration(to: .now)
-  }
-  guard elapsed == .seconds(10) else { fail("W1: virtual elapsed \(elapsed), want 10 s") }
-  report("W1", since: start, check: "virtual=\(elapsed)")
-case "W2":
-  // 100,000 sequential 1 ms sleeps.
-  let elapsed = await withVirtualTime { _ in
-    let begin = ContinuousClock.now
-    for _ in 0..<100_000 { try? await Task.sleep(for: .milliseconds(1)) }
-    return begin.duration(to: .now)
-  }
-  guard elapsed == .seconds(100) else { fail("W2: virtual elapsed \(elapsed), want 100 s") }
-  report("W2", since: start, check: "virtual=\(elapsed)")
-case "W3":
-  // 10,000 fresh worlds, each a 1 s sleep raced against a 2 s timeout.
-  var sleeps = 0
-  for _ in 0..<10_000 {
-    let winner = await withVirtualTime { _ in
-      await withTaskGroup(of: String.self) { group in
-        group.addTask {
-          try? await Task.sleep(for: .seconds(1))
-          return "sleep"
+// NB: nonisolated, as a Swift Testing test is: top-level code runs on the main actor, and a
+// `withVirtualTime` there would run its body on it, hopping off and back at every standard sleep —
+// work that neither Go's side nor a `@Test` function does.
+/// Runs the workload the command line names.
+nonisolated func runWorkload(since start: ContinuousClock.Instant) async {
+  switch CommandLine.arguments.dropFirst().first {
+  case "W1":
+    // 10,000 children sleeping 1…10,000 ms in a seeded order, awaited.
+    let elapsed = await withVirtualTime { _ in
+      let begin = ContinuousClock.now
+      await withTaskGroup(of: Void.self) { group in
+        for ms in seededOrder(10_000, seed: 42) {
+          group.addTask { try? await Task.sleep(for: .milliseconds(ms)) }
         }
-        group.addTask {
-          try? await Task.sleep(for: .seconds(2))
-          return "timeout"
-        }
-        let first = await group.next()!
-        group.cancelAll()
-        return first
       }
+      return begin.duration(to: .now)
     }
-    if winner == "sleep" { sleeps += 1 }
-  }
-  guard sleeps == 10_000 else { fail("W3: the sleep won \(sleeps) of 10000") }
-  report("W3", since: start, check: "sleep-won=\(sleeps)")
-case "W4":
-  // 100,000 messages ping-ponged over two streams, a 1 ms sleep before each hop.
-  let (received, elapsed) = await withVirtualTime { _ in
-    let begin = ContinuousClock.now
-    let (ping, pinging) = AsyncStream<Int>.makeStream()
-    let (pong, ponging) = AsyncStream<Int>.makeStream()
-    let echo = Task {
-      for await message in ping {
+    guard elapsed == .seconds(10) else { fail("W1: virtual elapsed \(elapsed), want 10 s") }
+    report("W1", since: start, check: "virtual=\(elapsed)")
+  case "W2":
+    // 100,000 sequential 1 ms sleeps.
+    let elapsed = await withVirtualTime { _ in
+      let begin = ContinuousClock.now
+      for _ in 0..<100_000 { try? await Task.sleep(for: .milliseconds(1)) }
+      return begin.duration(to: .now)
+    }
+    guard elapsed == .seconds(100) else { fail("W2: virtual elapsed \(elapsed), want 100 s") }
+    report("W2", since: start, check: "virtual=\(elapsed)")
+  case "W3":
+    // 10,000 fresh worlds, each a 1 s sleep raced against a 2 s timeout.
+    var sleeps = 0
+    for _ in 0..<10_000 {
+      let winner = await withVirtualTime { _ in
+        await withTaskGroup(of: String.self) { group in
+          group.addTask {
+            try? await Task.sleep(for: .seconds(1))
+            return "sleep"
+          }
+          group.addTask {
+            try? await Task.sleep(for: .seconds(2))
+            return "timeout"
+          }
+          let first = await group.next()!
+          group.cancelAll()
+          return first
+        }
+      }
+      if winner == "sleep" { sleeps += 1 }
+    }
+    guard sleeps == 10_000 else { fail("W3: the sleep won \(sleeps) of 10000") }
+    report("W3", since: start, check: "sleep-won=\(sleeps)")
+  case "W4":
+    // 100,000 messages ping-ponged over two streams, a 1 ms sleep before each hop.
+    let (received, elapsed) = await withVirtualTime { _ in
+      let begin = ContinuousClock.now
+      let (ping, pinging) = AsyncStream<Int>.makeStream()
+      let (pong, ponging) = AsyncStream<Int>.makeStream()
+      let echo = Task {
+        for await message in ping {
+          try? await Task.sleep(for: .milliseconds(1))
+          ponging.yield(message + 1)
+        }
+        ponging.finish()
+      }
+      var received = 0
+      var replies = pong.makeAsyncIterator()
+      for index in 0..<50_000 {
         try? await Task.sleep(for: .milliseconds(1))
-        ponging.yield(message + 1)
+        pinging.yield(index)
+        _ = await replies.next()
+        received += 2
       }
-      ponging.finish()
+      pinging.finish()
+      await echo.value
+      return (received, begin.duration(to: .now))
     }
-    var received = 0
-    var replies = pong.makeAsyncIterator()
-    for index in 0..<50_000 {
-      try? await Task.sleep(for: .milliseconds(1))
-      pinging.yield(index)
-      _ = await replies.next()
-      received += 2
+    guard received == 100_000, elapsed == .seconds(100) else {
+      fail("W4: \(received) messages in \(elapsed), want 100000 in 100 s")
     }
-    pinging.finish()
-    await echo.value
-    return (received, begin.duration(to: .now))
+    report("W4", since: start, check: "messages=\(received) virtual=\(elapsed)")
+  default:
+    fail("usage: SynctestWorkloads W1|W2|W3|W4")
   }
-  guard received == 100_000, elapsed == .seconds(100) else {
-    fail("W4: \(received) messages in \(elapsed), want 100000 in 100 s")
-  }
-  report("W4", since: start, check: "messages=\(received) virtual=\(elapsed)")
-default:
-  fail("usage: SynctestWorkloads W1|W2|W3|W4")
 }
+
+// NB: the real clock, read outside any world (a world's readings are virtual).
+await runWorkload(since: ContinuousClock.now)

@@ -32,7 +32,7 @@ extension World {
       if isRootOnTheMainQueue, !hasPostedTheFirstTurn.exchange(true, ordering: .relaxed) {
         RealTime.reading { DispatchQueue.main.async { self.turnOnTheMainQueue() } }
       } else {
-        RealTime.reading { loop.async { self.turn() } }
+        RealTime.reading { loop.async { self.turning(self.turn) } }
       }
     }
     if !hasTaskRoot { postRootThreadTurn() }
@@ -143,8 +143,10 @@ extension World {
     let handedOver = leaving
     RealTime.reading {
       loop.async {
-        if case .theRootsJob(let job, let driver) = handedOver { _ = self.run(job, of: driver) }
-        self.turn()
+        self.turning {
+          if case .theRootsJob(let job, let driver) = handedOver { _ = self.run(job, of: driver) }
+          self.turn()
+        }
       }
     }
   }

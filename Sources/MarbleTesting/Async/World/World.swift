@@ -63,8 +63,11 @@ package final class World: @unchecked Sendable {
   /// The world's virtual clock: what every reading of time in its work reads, on its one
   /// timeline. Its tick 0 is the world's opening; each scheduler brings it to where it is.
   let clock = VirtualClockSlot()
-  /// Where the world drives while its root waits.
-  let loop = DispatchQueue(label: "marbles.world")
+  /// Where the world drives while its root waits: a queue of its own, or — for a world opened by
+  /// a root that runs on a closed world's loop (the next world of a test that opens one after
+  /// another) — that world's queue, behind whose running turn the new world's first turn then
+  /// waits on the same thread, instead of waking another thread for it.
+  let loop: DispatchQueue
   let state = Locked(State())
   /// Wakes a loop that waits in real time for work from outside.
   let arrivals = DispatchSemaphore(value: 0)
@@ -166,6 +169,26 @@ package final class World: @unchecked Sendable {
     if let rootTask { Jobs.retain(rootTask) }
     self.rootTask = rootTask
     watermark = Jobs.nextTaskID()
+    loop = World.closedLoopHere ?? DispatchQueue(label: "marbles.world")
+  }
+
+  /// The world whose loop turns on this thread (unretained: set only while the turn runs).
+  private static let turningHere = ThreadLocalSlot()
+
+  /// Runs a turn of the world's loop, noting the world as this thread's turning one meanwhile.
+  func turning(_ turn: () -> Void) {
+    let outer = World.turningHere.value
+    World.turningHere.set(Unmanaged.passUnretained(self).toOpaque())
+    defer { World.turningHere.set(outer) }
+    turn()
+  }
+
+  /// The loop queue of the world whose turn runs on this thread, if that world is closed: its
+  /// turn ends when the job running in it returns, and nothing of it runs on its queue after.
+  private static var closedLoopHere: DispatchQueue? {
+    guard let pointer = turningHere.value else { return nil }
+    let world = Unmanaged<World>.fromOpaque(pointer).takeUnretainedValue()
+    return world.isOpen ? nil : world.loop
   }
 
   deinit {
