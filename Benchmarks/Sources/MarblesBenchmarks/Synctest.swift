@@ -16,11 +16,16 @@ enum SynctestPhase {
     var check: String
   }
 
+  /// Each workload: its Swift name, the Go test it is measured against, and what it does.
   static let workloads = [
-    ("W1", "10,000 children sleeping 1…10,000 ms, awaited"),
-    ("W2", "100,000 sequential 1 ms sleeps"),
-    ("W3", "10,000 fresh worlds: a 1 s sleep against a 2 s timeout"),
-    ("W4", "100,000 ping-pong messages, 1 ms sleep per hop"),
+    ("W1", "W1", "10,000 children sleeping 1…10,000 ms, awaited"),
+    // NB: not a workload of issue 48: W1 without a task group, whose runtime walks its list of
+    // children as each one ends (most of W1's time, in Swift with or without Marbles) — what the
+    // world itself costs on W1.
+    ("W1-unstructured", "W1", "W1 with unstructured tasks awaited in turn, no task group"),
+    ("W2", "W2", "100,000 sequential 1 ms sleeps"),
+    ("W3", "W3", "10,000 fresh worlds: a 1 s sleep against a 2 s timeout"),
+    ("W4", "W4", "100,000 ping-pong messages, 1 ms sleep per hop"),
   ]
 
   /// The Go half's folder, beside this package's sources.
@@ -93,12 +98,12 @@ enum SynctestPhase {
     print(
       "p. side by side with Go's synctest (\(version.output.trimmingCharacters(in: .whitespacesAndNewlines))), \(rounds) rounds alternating, medians"
     )
-    for (name, description) in workloads {
+    for (name, goName, description) in workloads {
       var go: [Run] = []
       var marbles: [Run] = []
       var debugRuns: [Run] = []
       for _ in 0..<rounds {
-        guard let goRun = run([binary, "-test.run", "^Test\(name)$"]),
+        guard let goRun = run([binary, "-test.run", "^Test\(goName)$"]),
           let goFigures = parse(goRun.output), goRun.status == 0
         else {
           print("p. \(name): the Go run failed")

@@ -86,6 +86,22 @@ extension TaskDriver {
     }
   }
 
+  /// Runs a sleep's wake-up job at its tick, where the wake-up action runs — in a drain of this
+  /// driver, under no explored schedule — rather than making it ready for a step of its own: its
+  /// only work is to resume its sleeper, which then goes first in line, as it would after the
+  /// wake-up's own step (a wake-up is first in line and forced). Elsewhere it is made ready.
+  func runWakeUp(_ job: UnownedJob) {
+    guard schedule == nil, TaskDriver.current === self, !isAbandoned.load(ordering: .acquiring)
+    else {
+      makeReady(job, on: .global, isWakeUp: true)
+      return
+    }
+    _ = run(
+      ReadyJob(
+        job: job, target: .global, taskID: Jobs.taskID(of: job), ordinal: nil, isForced: true,
+        isWakeUp: true))
+  }
+
   /// How many jobs are ready to run.
   package var readyJobCount: Int {
     readyCount.load(ordering: .acquiring)

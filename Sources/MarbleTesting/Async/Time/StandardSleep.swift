@@ -62,7 +62,7 @@ final class StandardSleep: AbandonableSleep {
   /// The scheduler reached the wake tick: the wake-up job runs in `driver`'s drain.
   func wakeUp(on driver: TaskDriver) {
     guard end().ended else { return }
-    driver.makeReady(wake, on: .global, isWakeUp: true)
+    driver.runWakeUp(wake)
     Jobs.release(task)
   }
 
