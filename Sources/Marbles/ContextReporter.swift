@@ -22,8 +22,9 @@ final class ContextReporter: WorldReporter {
 
   private let messages: AsyncStream<Message>.Continuation
   private let recorder: Task<Void, Never>
-  /// How many messages the recorder took and their sender stopped waiting for (two seconds of
-  /// real time passed): the only ones that may still be unrecorded when the reporter finishes.
+  /// How many messages are sent and not known to be recorded: under way, or their sender stopped
+  /// waiting for them (two seconds of real time passed) — the only ones that may still be
+  /// unrecorded when the reporter finishes.
   private let unanswered = Atomic(0)
 
   init() {
@@ -93,11 +94,16 @@ final class ContextReporter: WorldReporter {
   /// Hands `kind` to the recorder and waits for it, at most two seconds of real time.
   private func send(_ kind: Message.Kind) -> Delivery {
     let done = DispatchSemaphore(value: 0)
-    guard case .enqueued = messages.yield(Message(kind: kind, done: done)) else { return .finished }
-    guard done.wait(timeout: .now() + .seconds(2)) == .success else {
-      unanswered.add(1, ordering: .relaxed)
-      return .timedOut
+    // NB: counted before it is handed over, so that a finish that sees the message taken sees it
+    // counted too (the stream's lock orders the two).
+    unanswered.add(1, ordering: .acquiringAndReleasing)
+    guard case .enqueued = messages.yield(Message(kind: kind, done: done)) else {
+      unanswered.subtract(1, ordering: .acquiringAndReleasing)
+      return .finished
     }
+    // A message whose sender stops waiting stays counted.
+    guard done.wait(timeout: .now() + .seconds(2)) == .success else { return .timedOut }
+    unanswered.subtract(1, ordering: .acquiringAndReleasing)
     return .recorded
   }
 
@@ -106,7 +112,7 @@ final class ContextReporter: WorldReporter {
   /// that closes, where the test's next world then opens without waking another (phase p's W3).
   func finish() async {
     messages.finish()
-    if unanswered.load(ordering: .relaxed) > 0 { await recorder.value }
+    if unanswered.load(ordering: .acquiring) > 0 { await recorder.value }
   }
 
   func finishSoon() {
