@@ -31,6 +31,15 @@ func report(_ name: String, since start: ContinuousClock.Instant, check: String)
       + "maxrss_kib=\(peak) check=\(check)")
 }
 
+/// Reports a workload whose check is its virtual elapsed time, or ends the process if it is not
+/// `expected`.
+func report(
+  _ name: String, since start: ContinuousClock.Instant, elapsed: Duration, expected: Duration
+) {
+  guard elapsed == expected else { fail("\(name): virtual elapsed \(elapsed), want \(expected)") }
+  report(name, since: start, check: "virtual=\(elapsed)")
+}
+
 /// Ends the process, saying what was wrong.
 func fail(_ message: String) -> Never {
   FileHandle.standardError.write(Data((message + "\n").utf8))
@@ -71,8 +80,7 @@ nonisolated func runWorkload(since start: ContinuousClock.Instant) async {
       }
       return begin.duration(to: .now)
     }
-    guard elapsed == .seconds(10) else { fail("W1: virtual elapsed \(elapsed), want 10 s") }
-    report("W1", since: start, check: "virtual=\(elapsed)")
+    report("W1", since: start, elapsed: elapsed, expected: .seconds(10))
   case "W1-unstructured":
     // W1 with unstructured tasks awaited one by one, as Go's goroutines and WaitGroup are: no
     // task group, whose runtime walks its list of children at each child's end (a list of
@@ -85,8 +93,7 @@ nonisolated func runWorkload(since start: ContinuousClock.Instant) async {
       for task in tasks { await task.value }
       return begin.duration(to: .now)
     }
-    guard elapsed == .seconds(10) else { fail("W1: virtual elapsed \(elapsed), want 10 s") }
-    report("W1-unstructured", since: start, check: "virtual=\(elapsed)")
+    report("W1-unstructured", since: start, elapsed: elapsed, expected: .seconds(10))
   case "W2":
     // 100,000 sequential 1 ms sleeps.
     let elapsed = await withVirtualTime { _ in
@@ -94,8 +101,7 @@ nonisolated func runWorkload(since start: ContinuousClock.Instant) async {
       for _ in 0..<100_000 { try? await Task.sleep(for: .milliseconds(1)) }
       return begin.duration(to: .now)
     }
-    guard elapsed == .seconds(100) else { fail("W2: virtual elapsed \(elapsed), want 100 s") }
-    report("W2", since: start, check: "virtual=\(elapsed)")
+    report("W2", since: start, elapsed: elapsed, expected: .seconds(100))
   case "W3":
     // 10,000 fresh worlds, each a 1 s sleep raced against a 2 s timeout.
     var sleeps = 0
