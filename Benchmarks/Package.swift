@@ -28,12 +28,15 @@ let package = Package(
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "CombineSchedulers", package: "combine-schedulers"),
         .product(name: "MarblesOpenCombine", package: "MarblesOpenCombine"),
+        "NoWaitsWorkload",
       ]
     ),
+    // Phase q's workload, for the phase and for SynctestWorkloads' runs of it.
+    .target(name: "NoWaitsWorkload"),
     // Phase p's Swift half: one side-by-side workload per process (the Go half is Go/synctest).
     .executableTarget(
       name: "SynctestWorkloads",
-      dependencies: [.product(name: "MarbleTesting", package: "Marbles")]),
+      dependencies: [.product(name: "MarbleTesting", package: "Marbles"), "NoWaitsWorkload"]),
     .target(name: "StreamLoop"),
     // Phase g's bare loop in a process that does not link Marbles, and in one that does.
     .executableTarget(name: "StreamLoopAlone", dependencies: ["StreamLoop"]),

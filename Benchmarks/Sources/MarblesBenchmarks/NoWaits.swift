@@ -1,28 +1,11 @@
 import Dispatch
 import Foundation
 import MarbleTesting
+import NoWaitsWorkload
 
 /// Phase q (issue 48.4): work that does not wait — 1,000 tasks pushing through an actor-backed
 /// queue, no sleeps — in a world and without one, alternating; the world should add at most 1.2×.
 enum NoWaitsPhase {
-  /// A queue an app keeps behind an actor.
-  actor Queue {
-    private var items: [Int] = []
-    func push(_ item: Int) -> Int {
-      items.append(item)
-      return items.count
-    }
-    var count: Int { items.count }
-  }
-
-  /// 1,000 tasks each pushing once, awaited; the queue's count.
-  static func workload() async -> Int {
-    let queue = Queue()
-    let tasks = (0..<1_000).map { index in Task { await queue.push(index) } }
-    for task in tasks { _ = await task.value }
-    return await queue.count
-  }
-
   static func run(rounds: Int = 21) async {
     // `BENCH_Q_WORLD=N`: only the world's side, N rounds (for a profiler).
     let worldOnly = ProcessInfo.processInfo.environment["BENCH_Q_WORLD"].flatMap { Int($0) }
@@ -34,11 +17,12 @@ enum NoWaitsPhase {
     // and a plain round started there took 1.1 ms or 2.2 ms for the same work.
     for _ in 0..<rounds {
       var start = DispatchTime.now().uptimeNanoseconds
-      let plainCount = worldOnly == nil ? await Task.detached { await workload() }.value : 1_000
+      let plainCount =
+        worldOnly == nil ? await Task.detached { await NoWaitsWorkload.run() }.value : 1_000
       plain.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
       start = DispatchTime.now().uptimeNanoseconds
       let worldCount = await Task.detached {
-        await withVirtualTime { _ in await workload() }
+        await withVirtualTime { _ in await NoWaitsWorkload.run() }
       }.value
       world.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
       guard plainCount == 1_000, worldCount == 1_000 else {
@@ -55,5 +39,44 @@ enum NoWaitsPhase {
           format: "plain %.3f ms, world %.3f ms (medians of %d)", plainMedian * 1e3,
           worldMedian * 1e3, rounds))
     print(Harness.comparison("q. no waits: world / plain", ratio: worldMedian / plainMedian))
+    if worldOnly == nil { inProcesses() }
+  }
+
+  /// The same workload in processes of its own (`SynctestWorkloads Q`, `Q-plain`, `Q floor`:
+  /// 1,000 rounds each), release and debug — debug as `swift test` builds a user's tests — with
+  /// the runtime's floor (phase p's `FloorExecutor`): the least any world could add. Three runs
+  /// of each, alternating, medians; milliseconds a round.
+  static func inProcesses(runs: Int = 3) {
+    guard let debug = SynctestPhase.debugWorkloads() else {
+      print("q. in processes: the debug build of SynctestWorkloads failed")
+      return
+    }
+    let release = SideProcesses.executable("SynctestWorkloads")
+    for (build, executable) in [("release", release), ("debug", debug)] {
+      var figures: [String: [Double]] = [:]
+      for _ in 0..<runs {
+        for side in [["Q-plain"], ["Q"], ["Q", "floor"]] {
+          guard let run = SynctestPhase.run([executable] + side), run.status == 0,
+            let result = SynctestPhase.parse(run.output)
+          else {
+            print("q. in processes: SynctestWorkloads \(side.joined(separator: " ")) failed")
+            return
+          }
+          figures[side.joined(separator: " "), default: []].append(result.real)
+        }
+      }
+      func milliseconds(_ side: String) -> Double {
+        let values = figures[side, default: [0]].sorted()
+        return values[values.count / 2]  // 1,000 rounds: seconds are ms a round
+      }
+      let plain = milliseconds("Q-plain"), world = milliseconds("Q"),
+        floor = milliseconds("Q floor")
+      print(
+        "q. \(build), a process each:".padding(toLength: 30, withPad: " ", startingAt: 0)
+          + String(
+            format:
+              "plain %.3f ms, world %.3f ms (%.2fx), runtime floor %.3f ms (world/floor %.2fx)",
+            plain, world, world / plain, floor, world / floor))
+    }
   }
 }

@@ -71,6 +71,18 @@ enum SynctestPhase {
     return Run(real: real, user: user, maxrssKiB: rss, check: check)
   }
 
+  /// `SynctestWorkloads` built in debug, as `swift test` builds a user's tests (this package's
+  /// debug folder): its path, or `nil` if the build failed.
+  static func debugWorkloads() -> String? {
+    let package = goFolder.deletingLastPathComponent().deletingLastPathComponent()
+    guard
+      let debugBuild = run(
+        ["swift", "build", "--package-path", package.path, "--product", "SynctestWorkloads"]),
+      debugBuild.status == 0
+    else { return nil }
+    return package.appendingPathComponent(".build/debug/SynctestWorkloads").path
+  }
+
   static func run(rounds: Int = 5) {
     guard let version = run(["go", "version"]), version.status == 0,
       let minor = version.output.split(separator: " ").dropFirst(2).first?
@@ -90,17 +102,10 @@ enum SynctestPhase {
       return
     }
     let swift = SideProcesses.executable("SynctestWorkloads")
-    // The debug build, as `swift test` builds a user's tests: this package's debug folder.
-    let package = goFolder.deletingLastPathComponent().deletingLastPathComponent()
-    guard
-      let debugBuild = run(
-        ["swift", "build", "--package-path", package.path, "--product", "SynctestWorkloads"]),
-      debugBuild.status == 0
-    else {
+    guard let debug = debugWorkloads() else {
       print("p. side by side with Go's synctest: the debug build of SynctestWorkloads failed")
       return
     }
-    let debug = package.appendingPathComponent(".build/debug/SynctestWorkloads").path
     print(
       "p. side by side with Go's synctest (\(version.output.trimmingCharacters(in: .whitespacesAndNewlines))), \(rounds) rounds alternating, medians"
     )

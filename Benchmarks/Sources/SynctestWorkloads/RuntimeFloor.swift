@@ -1,5 +1,4 @@
 import Synchronization
-
 @_spi(ExperimentalScheduling) @_spi(ExperimentalCustomExecutors) import _Concurrency
 
 /// The Swift runtime's own floor under phase p's workloads: the least any virtual time built on

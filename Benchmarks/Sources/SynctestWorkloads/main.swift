@@ -1,8 +1,10 @@
 import Foundation
 import MarbleTesting
+import NoWaitsWorkload
 import Synchronization
 
-// The side-by-side workloads of phase p (the Swift half; the Go half is Go/synctest), written
+// The side-by-side workloads of phase p (the Swift half; the Go half is Go/synctest), and phase
+// q's in processes of their own (`Q`, `Q-plain`), written
 // with `withVirtualTime` the way the Go side is written with `synctest.Test`: one workload per
 // process (`SynctestWorkloads W1`), checked, and one line printed — the workload, its real and
 // user CPU time, its peak memory and what it checked — that phase p reads.
@@ -146,6 +148,12 @@ func reportW3(_ name: String, since start: ContinuousClock.Instant, sleeps: Int)
   report(name, since: start, check: "sleep-won=\(sleeps)")
 }
 
+/// Checks phase q's pushes, 1,000 rounds of 1,000, and reports them.
+func reportQ(_ name: String, since start: ContinuousClock.Instant, pushed: Int) {
+  guard pushed == 1_000_000 else { fail("\(name): \(pushed) pushed, want 1000000") }
+  report(name, since: start, check: "pushed=\(pushed)")
+}
+
 /// Checks W4's count and virtual elapsed time and reports them.
 func reportW4(_ name: String, since start: ContinuousClock.Instant, _ result: (Int, Duration)) {
   guard result.0 == 100_000, result.1 == .seconds(100) else {
@@ -184,8 +192,18 @@ nonisolated func runWorkload(_ name: String, since start: ContinuousClock.Instan
     reportW3(name, since: start, sleeps: sleeps)
   case "W4":
     reportW4(name, since: start, await inAWorld(Workloads.w4))
+  case "Q":
+    // Phase q's workload, 1,000 rounds, a world each.
+    var pushed = 0
+    for _ in 0..<1_000 { pushed += await withVirtualTime { _ in await NoWaitsWorkload.run() } }
+    reportQ(name, since: start, pushed: pushed)
+  case "Q-plain":
+    // The same, each round in a detached task, with no world, as phase q's plain side runs.
+    var pushed = 0
+    for _ in 0..<1_000 { pushed += await Task.detached { await NoWaitsWorkload.run() }.value }
+    reportQ(name, since: start, pushed: pushed)
   default:
-    fail("usage: SynctestWorkloads W1|W1-unstructured|W2|W3|W4 [floor]")
+    fail("usage: SynctestWorkloads W1|W1-unstructured|W2|W3|W4|Q [floor] | Q-plain")
   }
 }
 
@@ -222,8 +240,15 @@ func runOnTheFloor(_ name: String, since start: ContinuousClock.Instant) {
     reportW3(label, since: start, sleeps: sleeps)
   case "W4":
     reportW4(label, since: start, onTheFloor(Workloads.w4))
+  case "Q":
+    let pushed = onTheFloor { _ in
+      var pushed = 0
+      for _ in 0..<1_000 { pushed += await NoWaitsWorkload.run() }
+      return pushed
+    }
+    reportQ(label, since: start, pushed: pushed)
   default:
-    fail("usage: SynctestWorkloads W1|W1-unstructured|W2|W3|W4 [floor]")
+    fail("usage: SynctestWorkloads W1|W1-unstructured|W2|W3|W4|Q [floor] | Q-plain")
   }
 }
 
