@@ -37,8 +37,13 @@ enum Membership {
     let here = TaskDriver.current
     // The root's job enqueued by its world's own work — the wake-up of its sleep, a child that
     // finished: the world's, without a look at the registry.
-    if let world = here?.world, world.isRoot(taskID), world.isRouting {
-      return world.takeRootJob(unsafeBitCast(job, to: UnownedJob.self), on: target)
+    if let world = here?.world, world.isRoot(taskID) {
+      let (isRouting, top) = world.routing()
+      if isRouting {
+        guard let top else { return false }
+        top.makeReady(unsafeBitCast(job, to: UnownedJob.self), on: target)
+        return true
+      }
     }
     var startedByRootThread = false
     var isNew = false
@@ -92,9 +97,9 @@ enum Membership {
     let id = swift_task_getJobTaskId(task)
     let here = TaskDriver.current
     // The root, run by its world's loop: the world's top scheduler, as the registry would say.
-    if let world = here?.world, world.isRoot(id), world.isRouting {
-      world.number(id)
-      return world.top
+    if let world = here?.world, world.isRoot(id) {
+      let (isRouting, top) = world.routing(numberingTheRoot: id)
+      if isRouting { return top }
     }
     // NB: a task the registry owns was numbered when it was taken; the root and a task taken
     // here are numbered now.

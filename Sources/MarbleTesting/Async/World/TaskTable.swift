@@ -8,17 +8,17 @@ struct TaskTable<Value> {
   private var storage: [TaskKey: Value] = [:]
 
   subscript(id: UInt64) -> Value? {
-    get { storage[TaskKey(id)] }
-    set { storage[TaskKey(id)] = newValue }
+    @_transparent get { storage[TaskKey(id)] }
+    @_transparent set { storage[TaskKey(id)] = newValue }
     _modify { yield &storage[TaskKey(id)] }
   }
 
   subscript(id: UInt64, default value: @autoclosure () -> Value) -> Value {
-    get { storage[TaskKey(id), default: value()] }
+    @_transparent get { storage[TaskKey(id), default: value()] }
     _modify { yield &storage[TaskKey(id), default: value()] }
   }
 
-  @discardableResult
+  @_transparent @discardableResult
   mutating func removeValue(forKey id: UInt64) -> Value? {
     storage.removeValue(forKey: TaskKey(id))
   }

@@ -149,6 +149,8 @@ package final class World: @unchecked Sendable {
     var taken = TaskTable<TakenTask>()
     /// How many tasks the world has numbered (the last ordinal given).
     var numbered = 0
+    /// Whether the root has its number (``routing(numberingTheRoot:)``).
+    var isRootNumbered = false
     /// How many of the world's waits are for the process's exploration turn
     /// (``ExplorationTurns``): another test's exploration, outside the world, which is neither a
     /// deadlock nor a stall.
@@ -230,6 +232,20 @@ package final class World: @unchecked Sendable {
   /// decision.
   var isRouting: Bool {
     state.withLock { !$0.isClosed && !$0.hasGivenUp }
+  }
+
+  /// Whether the world is routing (``isRouting``) and, if it is, the scheduler on top of the
+  /// root's stack (``top``) — under one hold of the world's lock: the routing decision asks both
+  /// for every job and every sleep of the root. Numbers the root, once, if asked (`root`).
+  func routing(numberingTheRoot root: UInt64? = nil) -> (isRouting: Bool, top: TaskDriver?) {
+    state.withLock { state in
+      guard !state.isClosed, !state.hasGivenUp else { return (false, nil) }
+      if let root, !state.isRootNumbered {
+        state.taken[root, default: TakenTask()].number(in: &state.numbered)
+        state.isRootNumbered = true
+      }
+      return (true, state.rootStack.last ?? state.drivers.first)
+    }
   }
 
   /// Whether the world's awaits drive: its root is a task.
