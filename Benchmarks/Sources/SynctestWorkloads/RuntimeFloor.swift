@@ -12,7 +12,9 @@ import Synchronization
 /// continuation for each sleep, the enqueue of each resumption, a task's creation and end.
 ///
 /// It is installed in a process that opens no world (Marbles installs nothing there), and only
-/// for this measurement.
+/// for this measurement. (Apple platforms: the runtime's executor factory needs the 26.4 releases;
+/// written for, not built.)
+@available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *)
 final class FloorExecutor: TaskExecutor, SchedulingExecutor, @unchecked Sendable {
   /// NB: unchecked: the jobs and the timeline are touched only under `lock`, and `now` only on
   /// the thread that runs the loop (the jobs run there too).

@@ -210,6 +210,9 @@ nonisolated func runWorkload(_ name: String, since start: ContinuousClock.Instan
 /// Runs workload `name` on the runtime's floor (``FloorExecutor``), measured from `start`: no
 /// world; W3's 10,000 races run one after another on the one executor.
 func runOnTheFloor(_ name: String, since start: ContinuousClock.Instant) {
+  guard #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *) else {
+    fail("the runtime's floor needs a runtime with an executor factory (the 26.4 releases)")
+  }
   FloorExecutor.install()
   let floor = FloorExecutor.shared
   let elapsed: Elapsed = { floor.elapsed }
