@@ -22,6 +22,7 @@ extension World {
     let drivers = state.withLock { state -> [TaskDriver]? in
       guard !state.isClosed else { return nil }
       state.isClosed = true
+      World.takenPeakOfTheLastWorld.store(min(state.takenPeak, 4_096), ordering: .relaxed)
       defer {
         state.drivers = []
         state.rootStack = []
