@@ -144,7 +144,8 @@ extension SchedulerCore {
     driver.world?.pop(driver)
     // NB: while this engine still holds the driver, which the registry names unretained.
     let tasks = Registry.shared.withLock { $0.forgetTasks(of: driver) }
-    for task in tasks { Jobs.release(task) }
+    for task in tasks { Jobs.release(task.task) }
+    driver.world?.keep(tasks)
     if driver.world == nil { driver.clock.release() }
     driver.abandon(
       because: TestSchedulerFailure(

@@ -13,7 +13,6 @@ extension TaskDriver {
     if let id = Jobs.taskID(of: job) {
       let ref = unsafeBitCast(job, to: MarblesJobRef.self)
       Registry.shared.withLock { $0.own(id, task: ref, by: self) }
-      world?.number(id)
     }
     if TaskDriver.current == nil { noteResumptionFromOutside() }
     makeReady(job, on: .preferred)
@@ -176,10 +175,7 @@ extension TaskDriver {
     // they were freed memory: signal 11 in an exploration of a world's `async let`s).
     if let taskID, Registry.hasAsyncLetChildren.load(ordering: .acquiring) {
       let ended = Registry.shared.withLock { $0.forgetEndedAsyncLetChildren(of: taskID) }
-      for child in ended {
-        Jobs.release(child.task)
-        world?.forgetNumber(of: child.id)
-      }
+      for child in ended { Jobs.release(child.task) }
     }
     let hopsAreChoices = isAWorldStep && schedule != nil
     switch ready.target {
@@ -284,7 +280,6 @@ extension TaskDriver {
     }
     guard let task else { return isLive }
     Jobs.release(task)
-    world?.forgetNumber(of: id)
     return false
   }
 }

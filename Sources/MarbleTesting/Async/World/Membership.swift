@@ -46,7 +46,6 @@ enum Membership {
       }
     }
     var startedByRootThread = false
-    var isNew = false
     let decision = Registry.shared.withLock { registry -> Decision in
       if let id = taskID {
         if let owner = registry.owners[id]?.driver {
@@ -61,8 +60,10 @@ enum Membership {
         else {
           return .pass
         }
-        registry.own(id, task: job, by: here)
-        isNew = true
+        // NB: where the code that creates it is — captured here, in the creating code's
+        // enqueue, under the registry's lock (a walk of frame pointers), so that the task is
+        // numbered and its start kept in one hold.
+        registry.own(id, task: job, by: here, start: StartSites.capture())
         startedByRootThread = ThreadSlot.isRootThreadCode
         return .driver(here)
       }
@@ -75,7 +76,6 @@ enum Membership {
     switch decision {
     case .driver(let driver):
       if here == nil { driver.noteResumptionFromOutside() }
-      if isNew, let id = taskID { driver.world?.numberNewTask(id) }
       if startedByRootThread, let id = taskID { driver.world?.addCoRoot(id) }
       driver.makeReady(unsafeBitCast(job, to: UnownedJob.self), on: target)
       return true
@@ -101,18 +101,17 @@ enum Membership {
       let (isRouting, top) = world.routing(numberingTheRoot: id)
       if isRouting { return top }
     }
-    // NB: a task the registry owns was numbered when it was taken; the root and a task taken
-    // here are numbered now.
-    let (driver, isNumbered) = Registry.shared.withLock { registry -> (TaskDriver?, Bool) in
-      if let owner = registry.owners[id]?.driver { return (owner.hasLetGo ? nil : owner, true) }
-      if let world = registry.world(rootedAt: id) { return (world.top, false) }
+    // NB: a task the registry owns, or takes here, is numbered by it; the root is numbered now.
+    let (driver, rootOf) = Registry.shared.withLock { registry -> (TaskDriver?, World?) in
+      if let owner = registry.owners[id]?.driver { return (owner.hasLetGo ? nil : owner, nil) }
+      if let world = registry.world(rootedAt: id) { return (world.top, world) }
       guard let here, !here.hasLetGo, let world = here.world, id > world.watermark else {
-        return (nil, true)
+        return (nil, nil)
       }
       registry.own(id, task: task, by: here)
-      return (here, false)
+      return (here, nil)
     }
-    if let driver, !isNumbered { driver.world?.number(id) }
+    if driver != nil { rootOf?.number(id) }
     return driver
   }
 

@@ -2,6 +2,22 @@ import CMarbleRuntime
 @_spi(Internals) import Signals
 import Synchronization
 
+/// Where a task a world's work created was started, and the function a report named from it.
+struct TaskStart {
+  var frames: StartSites.Frames
+  /// `.some(nil)`: named, not known. The idle decision's look at what waits outside names tasks
+  /// at every turn, and a name costs symbol lookups.
+  var function: String??
+}
+
+/// A task the registry forgot as its driver went: to release, and what its world keeps of it.
+struct ForgottenTask {
+  let id: UInt64
+  nonisolated(unsafe) let task: MarblesJobRef
+  let ordinal: Int
+  let start: TaskStart?
+}
+
 /// The open worlds, their roots, and the tasks each scheduler owns: what the routing decision
 /// reads when a job is not run by world work on its own thread.
 struct Registry {
@@ -11,10 +27,17 @@ struct Registry {
   struct Owned {
     private let unmanaged: Unmanaged<TaskDriver>
     nonisolated(unsafe) let task: MarblesJobRef
+    /// Its number in its world ("task 2" in reports; a schedule's run ordinals), given as the
+    /// driver took it.
+    let ordinal: Int
+    /// Where it was started, for a task the world's work created.
+    var start: TaskStart?
 
-    init(_ driver: TaskDriver, task: MarblesJobRef) {
+    init(_ driver: TaskDriver, task: MarblesJobRef, ordinal: Int, start: TaskStart? = nil) {
       unmanaged = .passUnretained(driver)
       self.task = task
+      self.ordinal = ordinal
+      self.start = start
     }
 
     var driver: TaskDriver { unmanaged.takeUnretainedValue() }
@@ -85,15 +108,39 @@ struct Registry {
     return owner.world
   }
 
-  /// Records that `driver` owns `task`, whose id is `id`, retaining it.
-  mutating func own(_ id: UInt64, task: MarblesJobRef, by driver: TaskDriver) {
+  /// Records that `driver` owns `task`, whose id is `id`, retaining it, and gives it the next
+  /// number of the driver's world.
+  ///
+  /// - Parameter start: Where the code that created it is, for a task the world's work created.
+  mutating func own(
+    _ id: UInt64, task: MarblesJobRef, by driver: TaskDriver, start: StartSites.Frames? = nil
+  ) {
     guard owners[id] == nil else { return }
     Jobs.retain(task)
     // NB: taken as it is created, in its parent's code.
     if Jobs.isAsyncLetChild(task), let parent = Jobs.currentTaskID, parent != id {
       noteAsyncLetChild(id, of: parent)
     }
-    owners[id] = Owned(driver, task: task)
+    owners[id] = Owned(
+      driver, task: task, ordinal: driver.world?.nextOrdinal() ?? 0,
+      start: start.map { TaskStart(frames: $0) })
+  }
+
+  /// Task `id`'s number, if a driver of `world` owns it.
+  func ordinal(of id: UInt64, in world: World) -> Int? {
+    guard let owned = owners[id], owned.driver.world === world else { return nil }
+    return owned.ordinal
+  }
+
+  /// Where task `id` was started, if a driver of `world` owns it and its start is known.
+  func start(of id: UInt64, in world: World) -> TaskStart? {
+    guard let owned = owners[id], owned.driver.world === world else { return nil }
+    return owned.start
+  }
+
+  /// Keeps the function a report named as task `id`'s start, if the task is still owned.
+  mutating func noteStartFunction(_ function: String?, of id: UInt64) {
+    owners[id]?.start?.function = .some(function)
   }
 
   /// Notes that task `id` is an `async let` child of task `parent`: its parent's scope frees it,
@@ -128,7 +175,7 @@ struct Registry {
   mutating func reown(_ id: UInt64, by driver: TaskDriver) -> TaskDriver? {
     guard let entry = owners[id] else { return nil }
     let previous = entry.driver
-    owners[id] = Owned(driver, task: entry.task)
+    owners[id] = Owned(driver, task: entry.task, ordinal: entry.ordinal, start: entry.start)
     return previous
   }
 
@@ -140,12 +187,15 @@ struct Registry {
     return entry.task
   }
 
-  /// Forgets every task `driver` owns; returns the tasks to release.
-  mutating func forgetTasks(of driver: TaskDriver) -> [MarblesJobRef] {
+  /// Forgets every task `driver` owns; returns the tasks to release, with the number and start
+  /// of each, which its world keeps (``World/keep(_:)``).
+  mutating func forgetTasks(of driver: TaskDriver) -> [ForgottenTask] {
     // NB: found by a look at every owned task, which a driver's release can afford: an index by
     // driver cost every task a world takes two more lookups and an allocation.
-    let tasks = owners.sorted { $0.isOwned(by: driver) }.compactMap { entry in
-      owners.removeValue(forKey: entry.id)?.task
+    let tasks = owners.sorted { $0.isOwned(by: driver) }.compactMap { entry -> ForgottenTask? in
+      guard let owned = owners.removeValue(forKey: entry.id) else { return nil }
+      return ForgottenTask(
+        id: entry.id, task: owned.task, ordinal: owned.ordinal, start: owned.start)
     }
     // NB: a parent none of whose children is owned any more has nothing to let go.
     asyncLetChildren.removeAll { _, children in

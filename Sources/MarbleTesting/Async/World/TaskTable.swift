@@ -36,15 +36,6 @@ struct TaskTable<Value> {
   }
 
   var isEmpty: Bool { storage.isEmpty }
-
-  /// How many entries it holds.
-  var count: Int { storage.count }
-
-  /// Makes room for `capacity` entries, so that the table does not grow (moving every entry)
-  /// while it fills up to there.
-  mutating func reserveCapacity(_ capacity: Int) {
-    storage.reserveCapacity(capacity)
-  }
 }
 
 extension TaskTable: Sendable where Value: Sendable {}

@@ -22,7 +22,6 @@ extension World {
     let drivers = state.withLock { state -> [TaskDriver]? in
       guard !state.isClosed else { return nil }
       state.isClosed = true
-      World.takenPeakOfTheLastWorld.store(min(state.takenPeak, 4_096), ordering: .relaxed)
       defer {
         state.drivers = []
         state.rootStack = []
@@ -41,7 +40,8 @@ extension World {
             + "and let go."),
         evenWhileDraining: true)
       let tasks = Registry.shared.withLock { $0.forgetTasks(of: driver) }
-      for task in tasks { Jobs.release(task) }
+      for task in tasks { Jobs.release(task.task) }
+      keep(tasks)
       VirtualTimerSource.forget(driver)
     }
     clock.release()

@@ -57,6 +57,9 @@ package final class World: @unchecked Sendable {
   let opening: Opening
   /// Tasks with a larger id were created after the world opened.
   let watermark: UInt64
+  /// The last number given to a task of the world (``nextOrdinal()``): the registry numbers the
+  /// tasks it takes for the world's drivers under its own lock, the world its root under its.
+  let ordinals = Atomic(0)
   /// The root task, retained while the world is open, whose status says whether it runs, waits
   /// or has finished.
   nonisolated(unsafe) let rootTask: MarblesJobRef?
@@ -145,12 +148,10 @@ package final class World: @unchecked Sendable {
     /// How many of the world's wake-ups of threads outside it (``VirtualClockSlot/signals``) an
     /// idle decision has given their chance to answer.
     var signalsAnswered: UInt64 = 0
-    /// What the world keeps of each task it numbered, until the task ends.
+    /// What the world keeps of its root, and of each task whose scheduler was released: the
+    /// registry keeps the rest (``Registry/Owned/ordinal``, ``TaskStart``) while a driver owns
+    /// them.
     var taken = TaskTable<TakenTask>()
-    /// The most tasks ``taken`` held at once.
-    var takenPeak = 0
-    /// How many tasks the world has numbered (the last ordinal given).
-    var numbered = 0
     /// Whether the root has its number (``routing(numberingTheRoot:)``).
     var isRootNumbered = false
     /// How many of the world's waits are for the process's exploration turn
@@ -174,8 +175,6 @@ package final class World: @unchecked Sendable {
     self.rootTask = rootTask
     watermark = Jobs.nextTaskID()
     loop = World.closedLoopHere ?? DispatchQueue(label: "marbles.world")
-    let room = World.takenPeakOfTheLastWorld.load(ordering: .relaxed)
-    if room > 0 { state.withLock { $0.taken.reserveCapacity(room) } }
   }
 
   /// The world whose loop turns on this thread (unretained: set only while the turn runs).
@@ -245,7 +244,7 @@ package final class World: @unchecked Sendable {
     state.withLock { state in
       guard !state.isClosed, !state.hasGivenUp else { return (false, nil) }
       if let root, !state.isRootNumbered {
-        state.taken[root, default: TakenTask()].number(in: &state.numbered)
+        state.taken[root, default: TakenTask()].number(by: self)
         state.isRootNumbered = true
       }
       return (true, state.rootStack.last ?? state.drivers.first)
@@ -284,36 +283,44 @@ package final class World: @unchecked Sendable {
     wake()
   }
 
-  /// Numbers task `id`, which the world just took, in creation order.
+  /// Numbers the root (task `id`), unless it has its number: the registry numbers the tasks the
+  /// world's drivers own (``Registry/own(_:task:by:start:)``).
   func number(_ id: UInt64) {
     state.withLock { state in
-      state.taken[id, default: TakenTask()].number(in: &state.numbered)
+      state.taken[id, default: TakenTask()].number(by: self)
     }
   }
 
-  /// Numbers task `id`, which the world just took as the code here created it, and keeps where
-  /// that code is, for reports.
-  func numberNewTask(_ id: UInt64) {
-    let start = StartSites.capture()
+  /// The next number a task of the world gets, in the order the world took them.
+  func nextOrdinal() -> Int {
+    ordinals.wrappingAdd(1, ordering: .relaxed).newValue
+  }
+
+  /// Keeps the numbers and starts of tasks the registry forgot as their scheduler went: a report
+  /// may still name them.
+  func keep(_ forgotten: [ForgottenTask]) {
+    guard !forgotten.isEmpty else { return }
     state.withLock { state in
-      state.taken[id, default: TakenTask()].number(in: &state.numbered, start: start)
-      state.takenPeak = max(state.takenPeak, state.taken.count)
+      for task in forgotten {
+        state.taken[task.id] = TakenTask(
+          ordinal: task.ordinal, start: task.start?.frames, startFunction: task.start?.function)
+      }
     }
   }
-
-  /// How many tasks the last world to close held numbered at once, up to 4,096: the next world
-  /// makes room for as many in its table from the start. Tests in a row are alike, and a world
-  /// that takes a thousand tasks grew its table ten times over, moving every entry each time (half
-  /// of numbering's cost on work that does not wait, phase q).
-  static let takenPeakOfTheLastWorld = Atomic(0)
 
   /// The function task `id` was started in, where it is known.
   func startFunction(of id: UInt64) -> String? {
+    if let owned = Registry.shared.withLock({ $0.start(of: id, in: self) }) {
+      if let known = owned.function { return known }
+      let function = StartSites.function(startedFrom: owned.frames.addresses)
+      // NB: not for a task that ended meanwhile.
+      Registry.shared.withLock { $0.noteStartFunction(function, of: id) }
+      return function
+    }
     guard let task = state.withLock({ $0.taken[id] }), let start = task.start else { return nil }
     if let known = task.startFunction { return known }
     let function = StartSites.function(startedFrom: start.addresses)
     state.withLock { state in
-      // NB: not for a task that ended meanwhile.
       state.taken[id]?.startFunction = String??.some(function)
     }
     return function
@@ -321,7 +328,10 @@ package final class World: @unchecked Sendable {
 
   /// Task `id`'s number in the world, if it has one.
   func ordinal(of id: UInt64) -> Int? {
-    state.withLock { $0.taken[id]?.ordinal }
+    if !isRoot(id), let owned = Registry.shared.withLock({ $0.ordinal(of: id, in: self) }) {
+      return owned
+    }
+    return state.withLock { $0.taken[id]?.ordinal }
   }
 
   /// A wait for the process's exploration turn begins: until it ends, the world waits for it as
@@ -343,12 +353,7 @@ package final class World: @unchecked Sendable {
 
   /// How many tasks the world has numbered so far.
   var numberedTasks: Int {
-    state.withLock { $0.numbered }
-  }
-
-  /// Forgets task `id`'s number: the task has ended (its number is never given again).
-  func forgetNumber(of id: UInt64) {
-    state.withLock { _ = $0.taken.removeValue(forKey: id) }
+    ordinals.load(ordering: .relaxed)
   }
 
   /// A task the root thread started itself: see ``State/coRoots``.
@@ -370,7 +375,8 @@ package final class World: @unchecked Sendable {
 
 }
 
-/// What a world keeps of a task it numbered, until the task ends.
+/// What a world keeps of a task it numbered that no driver owns: its root, and a task whose
+/// scheduler was released.
 struct TakenTask {
   /// Its number in the order the world took it ("task 1", "task 2"…, in reports); 0 until
   /// numbered.
@@ -378,15 +384,12 @@ struct TakenTask {
   /// Where the code that created it was (``StartSites``), for a task the world's work created.
   var start: StartSites.Frames?
   /// The function it was started in, once a report has named it from ``start`` (`.some(nil)`:
-  /// not known). The idle decision's look at what waits outside names tasks at every turn, and a
-  /// name costs symbol lookups.
+  /// not known).
   var startFunction: String??
 
-  /// Gives the task the next number, counted in `numbered`, unless it has one.
-  mutating func number(in numbered: inout Int, start: StartSites.Frames? = nil) {
+  /// Gives the task `world`'s next number, unless it has one.
+  mutating func number(by world: World) {
     guard ordinal == 0 else { return }
-    numbered += 1
-    ordinal = numbered
-    self.start = start
+    ordinal = world.nextOrdinal()
   }
 }
