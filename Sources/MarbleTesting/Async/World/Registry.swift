@@ -30,14 +30,11 @@ struct Registry {
     /// Its number in its world ("task 2" in reports; a schedule's run ordinals), given as the
     /// driver took it.
     let ordinal: Int
-    /// Where it was started, for a task the world's work created.
-    var start: TaskStart?
 
-    init(_ driver: TaskDriver, task: MarblesJobRef, ordinal: Int, start: TaskStart? = nil) {
+    init(_ driver: TaskDriver, task: MarblesJobRef, ordinal: Int) {
       unmanaged = .passUnretained(driver)
       self.task = task
       self.ordinal = ordinal
-      self.start = start
     }
 
     var driver: TaskDriver { unmanaged.takeUnretainedValue() }
@@ -50,6 +47,13 @@ struct Registry {
 
   /// The tasks the drivers own, by task id.
   private(set) var owners = TaskTable<Owned>()
+  /// Where each owned task that its world's work created was started (``StartSites``), by task
+  /// id, for reports; with the function a report named from it, once one has.
+  ///
+  /// NB: beside ``owners``, not in its entries: an entry of three words is copied at no cost,
+  /// and the routing decision reads one for every job (with the start in it, a world's close,
+  /// which looks at every entry, took a tenth longer in an explored schedule).
+  private var starts = TaskTable<TaskStart>()
   /// The `async let` children of each task, by the parent's id, until they are let go.
   private var asyncLetChildren = TaskTable<[UInt64]>()
   /// The open worlds whose root is a task, by the root's id.
@@ -121,9 +125,8 @@ struct Registry {
     if Jobs.isAsyncLetChild(task), let parent = Jobs.currentTaskID, parent != id {
       noteAsyncLetChild(id, of: parent)
     }
-    owners[id] = Owned(
-      driver, task: task, ordinal: driver.world?.nextOrdinal() ?? 0,
-      start: start.map { TaskStart(frames: $0) })
+    owners[id] = Owned(driver, task: task, ordinal: driver.world?.nextOrdinal() ?? 0)
+    if let start { starts[id] = TaskStart(frames: start) }
   }
 
   /// Task `id`'s number, if a driver of `world` owns it.
@@ -135,12 +138,12 @@ struct Registry {
   /// Where task `id` was started, if a driver of `world` owns it and its start is known.
   func start(of id: UInt64, in world: World) -> TaskStart? {
     guard let owned = owners[id], owned.driver.world === world else { return nil }
-    return owned.start
+    return starts[id]
   }
 
   /// Keeps the function a report named as task `id`'s start, if the task is still owned.
   mutating func noteStartFunction(_ function: String?, of id: UInt64) {
-    owners[id]?.start?.function = .some(function)
+    starts[id]?.function = .some(function)
   }
 
   /// Notes that task `id` is an `async let` child of task `parent`: its parent's scope frees it,
@@ -175,13 +178,14 @@ struct Registry {
   mutating func reown(_ id: UInt64, by driver: TaskDriver) -> TaskDriver? {
     guard let entry = owners[id] else { return nil }
     let previous = entry.driver
-    owners[id] = Owned(driver, task: entry.task, ordinal: entry.ordinal, start: entry.start)
+    owners[id] = Owned(driver, task: entry.task, ordinal: entry.ordinal)
     return previous
   }
 
   /// Forgets task `id`, which completed; returns the task to release.
   mutating func forget(_ id: UInt64) -> MarblesJobRef? {
     guard let entry = owners.removeValue(forKey: id) else { return nil }
+    starts.removeValue(forKey: id)
     // NB: a task that ended has left every `async let` scope of its own.
     if asyncLetChildren.removeValue(forKey: id) != nil { noteAsyncLetChildrenChanged() }
     return entry.task
@@ -195,7 +199,8 @@ struct Registry {
     let tasks = owners.sorted { $0.isOwned(by: driver) }.compactMap { entry -> ForgottenTask? in
       guard let owned = owners.removeValue(forKey: entry.id) else { return nil }
       return ForgottenTask(
-        id: entry.id, task: owned.task, ordinal: owned.ordinal, start: owned.start)
+        id: entry.id, task: owned.task, ordinal: owned.ordinal,
+        start: starts.removeValue(forKey: entry.id))
     }
     // NB: a parent none of whose children is owned any more has nothing to let go.
     asyncLetChildren.removeAll { _, children in

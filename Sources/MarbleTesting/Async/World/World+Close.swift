@@ -40,8 +40,8 @@ extension World {
             + "and let go."),
         evenWhileDraining: true)
       let tasks = Registry.shared.withLock { $0.forgetTasks(of: driver) }
+      // NB: their numbers are not kept: what the closing world says of them is said above.
       for task in tasks { Jobs.release(task.task) }
-      keep(tasks)
       VirtualTimerSource.forget(driver)
     }
     clock.release()
