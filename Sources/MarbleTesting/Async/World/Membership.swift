@@ -40,9 +40,7 @@ enum Membership {
     if let world = here?.world, world.isRoot(taskID) {
       let (isRouting, top) = world.routing()
       if isRouting {
-        guard let top else { return false }
-        top.makeReady(unsafeBitCast(job, to: UnownedJob.self), on: target)
-        return true
+        return world.takeRootJob(unsafeBitCast(job, to: UnownedJob.self), on: target, onto: top)
       }
     }
     var startedByRootThread = false
@@ -80,7 +78,7 @@ enum Membership {
       driver.makeReady(unsafeBitCast(job, to: UnownedJob.self), on: target)
       return true
     case .root(let world):
-      return world.takeRootJob(unsafeBitCast(job, to: UnownedJob.self), on: target)
+      return world.takeRootJob(unsafeBitCast(job, to: UnownedJob.self), on: target, onto: world.top)
     case .pass:
       return false
     }

@@ -129,16 +129,20 @@ struct Registry {
     if let start { starts[id] = TaskStart(frames: start) }
   }
 
+  /// Task `id`'s entry, if a driver of `world` owns it.
+  private func owned(_ id: UInt64, in world: World) -> Owned? {
+    guard let owned = owners[id], owned.driver.world === world else { return nil }
+    return owned
+  }
+
   /// Task `id`'s number, if a driver of `world` owns it.
   func ordinal(of id: UInt64, in world: World) -> Int? {
-    guard let owned = owners[id], owned.driver.world === world else { return nil }
-    return owned.ordinal
+    owned(id, in: world)?.ordinal
   }
 
   /// Where task `id` was started, if a driver of `world` owns it and its start is known.
   func start(of id: UInt64, in world: World) -> TaskStart? {
-    guard let owned = owners[id], owned.driver.world === world else { return nil }
-    return starts[id]
+    owned(id, in: world) == nil ? nil : starts[id]
   }
 
   /// Keeps the function a report named as task `id`'s start, if the task is still owned.

@@ -38,10 +38,10 @@ extension World {
     if !hasTaskRoot { postRootThreadTurn() }
   }
 
-  /// A job of the root: made ready on the top scheduler.
+  /// A job of the root: made ready on `top`, the scheduler on top of the root's stack.
   ///
   /// - Returns: `false` if the world has no scheduler left to run it.
-  func takeRootJob(_ job: UnownedJob, on target: TaskDriver.Target) -> Bool {
+  func takeRootJob(_ job: UnownedJob, on target: TaskDriver.Target, onto top: TaskDriver?) -> Bool {
     guard let top else { return false }
     top.makeReady(job, on: target)
     return true

@@ -243,10 +243,7 @@ package final class World: @unchecked Sendable {
   func routing(numberingTheRoot root: UInt64? = nil) -> (isRouting: Bool, top: TaskDriver?) {
     state.withLock { state in
       guard !state.isClosed, !state.hasGivenUp else { return (false, nil) }
-      if let root, !state.isRootNumbered {
-        state.taken[root, default: TakenTask()].number(by: self)
-        state.isRootNumbered = true
-      }
+      if let root { numberRoot(root, in: &state) }
       return (true, state.rootStack.last ?? state.drivers.first)
     }
   }
@@ -286,9 +283,14 @@ package final class World: @unchecked Sendable {
   /// Numbers the root (task `id`), unless it has its number: the registry numbers the tasks the
   /// world's drivers own (``Registry/own(_:task:by:start:)``).
   func number(_ id: UInt64) {
-    state.withLock { state in
-      state.taken[id, default: TakenTask()].number(by: self)
-    }
+    state.withLock { numberRoot(id, in: &$0) }
+  }
+
+  /// Gives the root (task `id`) the world's next number, once.
+  private func numberRoot(_ id: UInt64, in state: inout State) {
+    guard !state.isRootNumbered else { return }
+    state.taken[id, default: TakenTask()].number(by: self)
+    state.isRootNumbered = true
   }
 
   /// The next number a task of the world gets, in the order the world took them.
@@ -302,26 +304,23 @@ package final class World: @unchecked Sendable {
     guard !forgotten.isEmpty else { return }
     state.withLock { state in
       for task in forgotten {
-        state.taken[task.id] = TakenTask(
-          ordinal: task.ordinal, start: task.start?.frames, startFunction: task.start?.function)
+        state.taken[task.id] = TakenTask(ordinal: task.ordinal, start: task.start)
       }
     }
   }
 
-  /// The function task `id` was started in, where it is known.
+  /// The function task `id` was started in, where it is known: named from its start frames once,
+  /// then kept with them.
   func startFunction(of id: UInt64) -> String? {
-    if let owned = Registry.shared.withLock({ $0.start(of: id, in: self) }) {
-      if let known = owned.function { return known }
-      let function = StartSites.function(startedFrom: owned.frames.addresses)
-      // NB: not for a task that ended meanwhile.
+    let owned = Registry.shared.withLock { $0.start(of: id, in: self) }
+    guard let start = owned ?? state.withLock({ $0.taken[id]?.start }) else { return nil }
+    if let known = start.function { return known }
+    let function = StartSites.function(startedFrom: start.frames.addresses)
+    // NB: not for a task that ended meanwhile.
+    if owned != nil {
       Registry.shared.withLock { $0.noteStartFunction(function, of: id) }
-      return function
-    }
-    guard let task = state.withLock({ $0.taken[id] }), let start = task.start else { return nil }
-    if let known = task.startFunction { return known }
-    let function = StartSites.function(startedFrom: start.addresses)
-    state.withLock { state in
-      state.taken[id]?.startFunction = String??.some(function)
+    } else {
+      state.withLock { $0.taken[id]?.start?.function = .some(function) }
     }
     return function
   }
@@ -381,11 +380,8 @@ struct TakenTask {
   /// Its number in the order the world took it ("task 1", "task 2"…, in reports); 0 until
   /// numbered.
   var ordinal = 0
-  /// Where the code that created it was (``StartSites``), for a task the world's work created.
-  var start: StartSites.Frames?
-  /// The function it was started in, once a report has named it from ``start`` (`.some(nil)`:
-  /// not known).
-  var startFunction: String??
+  /// Where the code that created it was, for a task the world's work created.
+  var start: TaskStart?
 
   /// Gives the task `world`'s next number, unless it has one.
   mutating func number(by world: World) {
