@@ -36,7 +36,10 @@ let package = Package(
     // Phase p's Swift half: one side-by-side workload per process (the Go half is Go/synctest).
     .executableTarget(
       name: "SynctestWorkloads",
-      dependencies: [.product(name: "MarbleTesting", package: "Marbles"), "NoWaitsWorkload"]),
+      dependencies: [
+        .product(name: "MarbleTesting", package: "Marbles"),
+        .product(name: "Signals", package: "Marbles"), "NoWaitsWorkload",
+      ]),
     .target(name: "StreamLoop"),
     // Phase g's bare loop in a process that does not link Marbles, and in one that does.
     .executableTarget(name: "StreamLoopAlone", dependencies: ["StreamLoop"]),

@@ -1,3 +1,4 @@
+@_spi(Internals) import Signals
 import Synchronization
 @_spi(ExperimentalScheduling) @_spi(ExperimentalCustomExecutors) import _Concurrency
 
@@ -16,11 +17,10 @@ import Synchronization
 /// written for, not built.)
 @available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *)
 final class FloorExecutor: TaskExecutor, SchedulingExecutor, @unchecked Sendable {
-  /// NB: unchecked: the jobs and the timeline are touched only under `lock`, and `now` only on
+  /// NB: unchecked: the jobs and the timeline are touched only under `lock`, and `tick` only on
   /// the thread that runs the loop (the jobs run there too).
   private struct Queues {
-    var ready: [UnownedJob] = []
-    var readyHead = 0
+    var ready = FIFOQueue<UnownedJob>()
     /// Wake-ups by tick, then by the order they were enqueued in: a binary heap.
     var timeline: [(tick: Int, order: Int, job: UnownedJob)] = []
     var enqueued = 0
@@ -89,17 +89,7 @@ final class FloorExecutor: TaskExecutor, SchedulingExecutor, @unchecked Sendable
   }
 
   private func nextReady() -> UnownedJob? {
-    lock.withLock { _ in
-      guard queues.readyHead < queues.ready.count else {
-        if !queues.ready.isEmpty {
-          queues.ready.removeAll(keepingCapacity: true)
-          queues.readyHead = 0
-        }
-        return nil
-      }
-      defer { queues.readyHead += 1 }
-      return queues.ready[queues.readyHead]
-    }
+    lock.withLock { _ in queues.ready.popFirst() }
   }
 
   // MARK: The timeline's heap
