@@ -3,7 +3,8 @@
 // virtual deadline; a timer source made there is followed (`dispatch_source_create`, its event
 // handler, `dispatch_source_set_timer`, `dispatch_source_cancel`) so that its handler runs at the
 // virtual deadlines on its queue, while the real timer stays unarmed. Blocks that such code hands
-// to `dispatch_async` are counted as work outside the world until they have run.
+// to `dispatch_async`, `dispatch_barrier_async` or `dispatch_group_async` are counted as work
+// outside the world until they have run.
 //
 // Why: a deadline made from a virtual `DispatchTime.now()` means nothing to Dispatch's own timer
 // threads, which read the real clock while they wait.
@@ -181,7 +182,7 @@ MARBLES_WRAPPER void dispatch_after(uint64_t when, void *queue, void *block) {
   if (frameworks) marbles_real_time_end();
 }
 
-/// A block handed to `dispatch_async` by world work: the world's own work, counted until it has
+/// A block handed to a queue by world work: the world's own work, counted until it has
 /// run, and run as the world's (the tasks it starts are the world's, its readings virtual).
 typedef struct {
   void *block;
@@ -207,10 +208,56 @@ static void run_counted(void *context) {
   free(counted);
 }
 
-MARBLES_WRAPPER void dispatch_async(void *queue, void *block) {
+/// How a block was handed to its queue: the overlay's `async` (`dispatch_async`),
+/// `async(flags: .barrier)` (`dispatch_barrier_async`) or `async(group:)` (`dispatch_group_async`).
+typedef enum { SUBMIT_ASYNC, SUBMIT_BARRIER, SUBMIT_GROUP } submit_kind;
+
+typedef void (*dispatch_barrier_async_fn)(void *, void *);
+typedef void (*dispatch_group_async_fn)(void *, void *, void *);
+typedef void (*dispatch_group_async_f_fn)(void *, void *, void *, void (*)(void *));
+static void *barrier_async_symbol, *barrier_async_f_symbol, *group_async_symbol,
+    *group_async_f_symbol;
+
+/// `block`, handed to `queue` (in `group`) as `kind` says, by the real function.
+static void submit_real(submit_kind kind, void *group, void *queue, void *block) {
+  switch (kind) {
+    case SUBMIT_ASYNC:
+      ((dispatch_async_fn)resolve_real(&async_symbol, "__interceptor_dispatch_async", "dispatch_async"))(
+          queue, block);
+      return;
+    case SUBMIT_BARRIER:
+      ((dispatch_barrier_async_fn)resolve_real(&barrier_async_symbol, "__interceptor_dispatch_barrier_async",
+                                               "dispatch_barrier_async"))(queue, block);
+      return;
+    case SUBMIT_GROUP:
+      ((dispatch_group_async_fn)resolve_real(&group_async_symbol, "__interceptor_dispatch_group_async",
+                                             "dispatch_group_async"))(group, queue, block);
+      return;
+  }
+}
+
+/// `counted`, handed to `queue` (in `group`) as `kind` says, to be run by `run_counted`.
+static void submit_counted(submit_kind kind, void *group, void *queue, marbles_counted_block *counted) {
+  switch (kind) {
+    case SUBMIT_ASYNC:
+      marbles_dispatch_async(queue, counted, run_counted);
+      return;
+    case SUBMIT_BARRIER:
+      ((dispatch_async_f_fn)resolve_real(&barrier_async_f_symbol, "__interceptor_dispatch_barrier_async_f",
+                                         "dispatch_barrier_async_f"))(queue, counted, run_counted);
+      return;
+    case SUBMIT_GROUP:
+      ((dispatch_group_async_f_fn)resolve_real(&group_async_f_symbol, "__interceptor_dispatch_group_async_f",
+                                               "dispatch_group_async_f"))(group, queue, counted, run_counted);
+      return;
+  }
+}
+
+/// A block handed to a queue: world work's is counted until it has run (`marbles_counted_block`).
+/// `frameworks`: whether a test framework's own code handed it over (its blocks are not the
+/// world's work), as the wrapper read it in its own frame.
+static void submit(submit_kind kind, void *group, void *queue, void *block, bool frameworks) {
   marbles_outside_work work;
-  // XCTest's own blocks (its waiter's bookkeeping) are not the world's work.
-  bool frameworks = MARBLES_CALLED_BY_A_TEST_FRAMEWORK();
   if (!frameworks && marbles_outside_begin_block(&work)) {
     marbles_counted_block *counted = malloc(sizeof(marbles_counted_block));
     if (counted) {
@@ -218,15 +265,26 @@ MARBLES_WRAPPER void dispatch_async(void *queue, void *block) {
       counted->block = block_copy(block);
       counted->work = work;
       counted->token = begin ? begin() : 0;
-      marbles_dispatch_async(queue, counted, run_counted);
+      submit_counted(kind, group, queue, counted);
       return;
     }
     marbles_outside_end(&work);
   }
   if (frameworks) marbles_real_time_begin();
-  ((dispatch_async_fn)resolve_real(&async_symbol, "__interceptor_dispatch_async", "dispatch_async"))(
-      queue, block);
+  submit_real(kind, group, queue, block);
   if (frameworks) marbles_real_time_end();
+}
+
+MARBLES_WRAPPER void dispatch_async(void *queue, void *block) {
+  submit(SUBMIT_ASYNC, 0, queue, block, MARBLES_CALLED_BY_A_TEST_FRAMEWORK());
+}
+
+MARBLES_WRAPPER void dispatch_barrier_async(void *queue, void *block) {
+  submit(SUBMIT_BARRIER, 0, queue, block, MARBLES_CALLED_BY_A_TEST_FRAMEWORK());
+}
+
+MARBLES_WRAPPER void dispatch_group_async(void *group, void *queue, void *block) {
+  submit(SUBMIT_GROUP, group, queue, block, MARBLES_CALLED_BY_A_TEST_FRAMEWORK());
 }
 
 /// Whether `work` is the Swift concurrency runtime's function that runs a job handed to a queue

@@ -96,8 +96,8 @@ void marbles_clock_restore(marbles_clock_scope scope);
 void marbles_clock_drop(marbles_clock_scope scope);
 
 /// How much work the readers of `clock` handed to threads and queues outside its world is under
-/// way: threads they started that have not ended, blocks they gave `dispatch_async` that have not
-/// run.
+/// way: threads they started that have not ended, blocks they gave a queue (`dispatch_async`, a
+/// barrier's, a group's) that have not run.
 int64_t marbles_clock_outside_work(marbles_virtual_clock *_Nonnull clock, uint64_t generation);
 
 /// How many of those are Dispatch blocks that have not yet run to their end: the world's own work,

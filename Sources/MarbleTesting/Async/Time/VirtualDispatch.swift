@@ -26,8 +26,8 @@ enum VirtualDispatch {
     // A job of a task that was on the main actor before the main executor hook was installed,
     // bound for the main actor again: the one routing question, as for every other job.
     marbles_set_main_job_handler { job in Membership.take(OpaquePointer(job), on: .main) }
-    // A block that world work hands to `dispatch_async`, on any queue, is the world's: it runs
-    // as the world's work, so the tasks it starts are the world's too.
+    // A block that world work hands to a queue (`async`, a barrier's, a group's), on any queue, is
+    // the world's: it runs as the world's work, so the tasks it starts are the world's too.
     marbles_set_block_handlers(
       {
         guard let driver = TaskDriver.current, !driver.hasLetGo, driver.world != nil else {

@@ -1,0 +1,72 @@
+import Foundation
+import MarbleTesting
+import Marbles
+import TestSupport
+import Testing
+
+/// Every way the Dispatch overlay hands a block to a queue makes it the world's work, runnable
+/// until it has run: `async`, `async(flags: .barrier)` (`dispatch_barrier_async`) and
+/// `async(group:)` (`dispatch_group_async`). While one is under way the world never moves time:
+/// its reply — after real work — beats a virtual timeout, as a plain `async` block's does
+/// (`OutsideRaceSnippetTests`).
+///
+/// Found from a port's flake: Nimble's `testWaitUntilOperationQueueWithMainUnderlyingQueueAndBarrier`
+/// ("Waited more than 1.0 second" after 9 ms of real time, 2 runs in 10 with a busy core). An
+/// `OperationQueue` hands its barrier to `dispatch_barrier_async`, which was not counted: when the
+/// operation before it ended, the world saw nothing of its own under way and moved to the timeout.
+@Suite struct DispatchBlocksTests {
+  /// Resumes with 7 after 0.2 s of real work in a block handed over by `submit`.
+  static func reply(submittedBy submit: (@escaping @Sendable () -> Void) -> Void) async -> Int {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
+      submit {
+        Thread.sleep(forTimeInterval: 0.2)  // real work, while virtual time stands still
+        continuation.resume(returning: 7)
+      }
+    }
+  }
+
+  @Test(.virtualTime) func aBarrierBlockIsTheWorldsWork() async throws {
+    let queue = DispatchQueue(label: "barrier", attributes: .concurrent)
+    let value = try await withTimeout(.seconds(1)) {
+      await Self.reply { work in queue.async(flags: .barrier, execute: work) }
+    }
+    #expect(value == 7)
+    #expect(TestScheduler.current?.now == 0)
+  }
+
+  @Test(.virtualTime) func aBlockOfAGroupIsTheWorldsWork() async throws {
+    let group = DispatchGroup()
+    let value = try await withTimeout(.seconds(1)) {
+      await Self.reply { work in DispatchQueue.global().async(group: group, execute: work) }
+    }
+    #expect(value == 7)
+    #expect(group.wait(timeout: .now()) == .success, "the group's block left it")
+    #expect(TestScheduler.current?.now == 0)
+  }
+
+  /// A work item with flags of its own (the overlay's other path to `dispatch_group_async`).
+  @Test(.virtualTime) func aWorkItemOfAGroupIsTheWorldsWork() async throws {
+    let group = DispatchGroup()
+    let value = try await withTimeout(.seconds(1)) {
+      await Self.reply { work in
+        DispatchQueue.global().async(group: group, execute: DispatchWorkItem(qos: .utility, block: work))
+      }
+    }
+    #expect(value == 7)
+    #expect(TestScheduler.current?.now == 0)
+  }
+
+  /// The port's shape: an operation, then a barrier block that answers. The barrier goes to its
+  /// queue from the operation's own block as that ends.
+  @Test(.virtualTime) func anOperationQueuesBarrierIsTheWorldsWork() async throws {
+    let value = try await withTimeout(.seconds(1)) {
+      await Self.reply { work in
+        let operations = OperationQueue()
+        operations.addOperation { Thread.sleep(forTimeInterval: 0.05) }
+        operations.addBarrierBlock(work)
+      }
+    }
+    #expect(value == 7)
+    #expect(TestScheduler.current?.now == 0)
+  }
+}
