@@ -49,7 +49,8 @@ import Testing
     let group = DispatchGroup()
     let value = try await withTimeout(.seconds(1)) {
       await Self.reply { work in
-        DispatchQueue.global().async(group: group, execute: DispatchWorkItem(qos: .utility, block: work))
+        DispatchQueue.global().async(
+          group: group, execute: DispatchWorkItem(qos: .utility, block: work))
       }
     }
     #expect(value == 7)
