@@ -177,6 +177,43 @@ import Testing
     #expect(schedule.steps.contains { $0.task == nil }, "the actor's turns")
   }
 
+  /// Three children that yield, then finish, and a parent that takes their results as they come.
+  static func childrenAndTheirParent() async -> [String] {
+    await withVirtualTime { _ in
+      let log = Log()
+      await withTaskGroup(of: Int.self) { group in
+        for child in 1...3 {
+          group.addTask {
+            await Task.yield()
+            log.append("child \(child)")
+            return child
+          }
+        }
+        for await child in group { log.append("parent took \(child)") }
+      }
+      return log.all
+    }
+  }
+
+  /// FIFO's schedule of an explored run is the order of a run without exploring: a task resumed
+  /// by a job that is no task's (a `Task.yield()`'s continuation job) and a parent resumed by its
+  /// child's end go to the back of the line, as the runtime enqueues them; only the actor's turn
+  /// that a task's hop enqueues goes first, where the runtime would have switched at once. (On
+  /// `4387b49` both went first: the parent took each result before the next child ran, and every
+  /// schedule explored started from an order no run without exploring makes.)
+  @Test func fifosScheduleIsTheOrderOfARunWithoutExploring() async {
+    let plain = await Self.childrenAndTheirParent()
+    #expect(
+      plain == [
+        "child 1", "child 2", "child 3", "parent took 1", "parent took 2", "parent took 3",
+      ])
+    let fifo = ScheduleRun(FIFOStrategy())
+    let explored = await ScheduleRun.$current.withValue(fifo) {
+      await Self.childrenAndTheirParent()
+    }
+    #expect(explored == plain)
+  }
+
   /// Calls itself `depth` times, then bumps `counter`: switches to nonisolated functions, then
   /// one onto an actor.
   static func nested(_ depth: Int, _ counter: Counter) async {

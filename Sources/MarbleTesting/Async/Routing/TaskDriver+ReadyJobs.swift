@@ -55,7 +55,7 @@ extension TaskDriver {
     let goesOnWithAWakeUp =
       target != .main && stepIsAWakeUp.load(ordering: .relaxed) && TaskDriver.current === self
     let isForced = isWakeUp || continues || goesOnWithAWakeUp
-    let isContinued = isForced || isAHopOfTheRunningStep(on: target)
+    let isContinued = isForced || isAHopOfTheRunningStep(taskID, on: target)
     var ordinal: Int?
     if schedule != nil, let taskID { ordinal = runOrdinal(of: taskID) }
     let isAbandoned = ready.withLock { ready -> Bool in
@@ -246,13 +246,17 @@ extension TaskDriver {
 
   /// Whether a job enqueued now is a hop of the step running here, under an explored schedule:
   /// its work runs where the runtime takes no actor on the thread (see
-  /// ``run(_:waitsForever:isAWorldStep:)``), so the runtime enqueues a task's switch onto an actor
-  /// with no task current, where the generic executor would have switched on this thread at once.
-  /// (Leaving an actor goes on on the actor's thread, as in the runtime: no job.) Such a job runs
-  /// next in FIFO order — the order of a run without exploring — and is a choice the schedule may
-  /// depart from.
-  func isAHopOfTheRunningStep(on target: Target) -> Bool {
-    guard target == .global, Jobs.currentTask == nil else { return false }
+  /// ``run(_:waitsForever:isAWorldStep:)``), so a task's switch onto an idle actor enqueues the
+  /// actor's turn — a job that is no task's — with no task current, where the generic executor
+  /// would have switched on this thread at once. (Leaving an actor goes on on the actor's thread,
+  /// as in the runtime: no job.) Such a job runs next in FIFO order — the order of a run without
+  /// exploring — and is a choice the schedule may depart from.
+  ///
+  /// A task's own job enqueued with no task current is no hop: a continuation resumed by a job
+  /// that is no task's (a `Task.yield()`'s), a parent woken by its child's end. The runtime puts
+  /// it at the back of the line, and so does FIFO.
+  func isAHopOfTheRunningStep(_ taskID: UInt64?, on target: Target) -> Bool {
+    guard taskID == nil, target == .global, Jobs.currentTask == nil else { return false }
     let thread = threadWhoseHopsAreChoices.load(ordering: .relaxed)
     return thread != 0 && thread == ThreadSlot.threadID
   }

@@ -80,7 +80,7 @@ package final class TaskDriver: TaskExecutor {
   /// Whether the step running now is a sleep's wake-up task's (``ReadyJob/isWakeUp``).
   let stepIsAWakeUp = Atomic(false)
   /// The thread running a step of the world's loop under an explored schedule now, or 0: that
-  /// step's hops onto and off actors are enqueued, each a choice (``isAHopOfTheRunningStep(on:)``).
+  /// step's hops onto and off actors are enqueued, each a choice (``isAHopOfTheRunningStep(_:on:)``).
   let threadWhoseHopsAreChoices = Atomic<UInt>(0)
   /// The wake-up jobs of sleeps cancelled by this driver's work, freed when that work's job
   /// returns (``freeEndedSleep(_:)``).
