@@ -181,6 +181,18 @@ import Testing
     #expect(schedule.token.departures.isEmpty)
   }
 
+  /// The exploration sizes a level before it makes it: the count must be the schedules' number.
+  @Test func aLevelsSizeIsCountedAsItWouldBeMade() {
+    let made = [2, 1, 3, 4, 1, 2].map { ScheduleRun.Choice(count: $0, chosen: 0) }
+    let level: [[ScheduleToken.Departure]] = [[]] + BoundedExhaustive.extensions(of: [], made: made)
+    for departures in level {
+      #expect(
+        BoundedExhaustive.extensionCount(of: departures, made: made)
+          == BoundedExhaustive.extensions(of: departures, made: made).count, "\(departures)")
+    }
+    #expect(BoundedExhaustive.extensionCount(of: [], made: made) == 1 + 2 + 3 + 1)
+  }
+
   @Test func aSeedGivesTheSameSchedulesEveryTime() async {
     var runs: [[ScheduleRun.Choice]] = []
     for _ in 0..<2 {

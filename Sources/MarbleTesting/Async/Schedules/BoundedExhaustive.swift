@@ -6,7 +6,7 @@
 package struct BoundedExhaustive: Sendable {
   /// The schedules one departure more than `departures`: every other pick at every choice point
   /// after their last one (anywhere, for none), from the choices of the run `departures` made.
-  static func extensions(
+  package static func extensions(
     of departures: [ScheduleToken.Departure], made: [ScheduleRun.Choice]
   ) -> [[ScheduleToken.Departure]] {
     let after = departures.last.map { $0.point + 1 } ?? 0
@@ -15,6 +15,17 @@ package struct BoundedExhaustive: Sendable {
         departures + [.init(point: point, choice: .init(count: made[point].count, chosen: chosen))]
       }
     }
+  }
+
+  /// How many schedules ``extensions(of:made:)`` makes, made none of them: the other picks at
+  /// every choice point after the last departure.
+  package static func extensionCount(of departures: [ScheduleToken.Departure], made: [ScheduleRun.Choice])
+    -> Int
+  {
+    let after = departures.last.map { $0.point + 1 } ?? 0
+    var count = 0
+    for point in made.indices where point >= after { count += max(1, made[point].count) - 1 }
+    return count
   }
 
   /// A replay of `departures`: the strategy the enumeration runs each schedule with.

@@ -130,13 +130,16 @@ package enum ScheduleExplorer {
     var level: [([ScheduleToken.Departure], [ScheduleRun.Choice])] = [([], fifo.choices)]
     var depth = 1
     while true {
-      let schedules = level.flatMap { BoundedExhaustive.extensions(of: $0.0, made: $0.1) }
-      guard !schedules.isEmpty else {
+      // NB: counted before it is made: a level that does not fit — often tens of thousands of
+      // schedules at two departures — is never built (it was 5% of a small test's exploration).
+      let size = level.reduce(0) { $0 + BoundedExhaustive.extensionCount(of: $1.0, made: $1.1) }
+      guard size > 0 else {
         outcome.isExhaustive = true
         return outcome
       }
-      guard depth <= 2 || largestTree <= count, outcome.schedulesRun + schedules.count <= count
+      guard depth <= 2 || largestTree <= count, outcome.schedulesRun + size <= count
       else { break }
+      let schedules = level.flatMap { BoundedExhaustive.extensions(of: $0.0, made: $0.1) }
       level = []
       for departures in schedules {
         let schedule = ScheduleRun(BoundedExhaustive.strategy(departures))
