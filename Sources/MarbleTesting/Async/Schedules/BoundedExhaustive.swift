@@ -19,7 +19,9 @@ package struct BoundedExhaustive: Sendable {
 
   /// How many schedules ``extensions(of:made:)`` makes, made none of them: the other picks at
   /// every choice point after the last departure.
-  package static func extensionCount(of departures: [ScheduleToken.Departure], made: [ScheduleRun.Choice])
+  package static func extensionCount(
+    of departures: [ScheduleToken.Departure], made: [ScheduleRun.Choice]
+  )
     -> Int
   {
     let after = departures.last.map { $0.point + 1 } ?? 0
