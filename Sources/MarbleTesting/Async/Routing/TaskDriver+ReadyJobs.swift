@@ -10,12 +10,13 @@ extension TaskDriver {
   /// Takes a job of a task that prefers this executor.
   package func enqueue(_ job: consuming ExecutorJob) {
     let job = UnownedJob(job)
+    var ordinal: Int?
     if let id = Jobs.taskID(of: job) {
       let ref = unsafeBitCast(job, to: MarblesJobRef.self)
-      Registry.shared.withLock { $0.own(id, task: ref, by: self) }
+      ordinal = Registry.shared.withLock { $0.own(id, task: ref, by: self) }
     }
     if TaskDriver.current == nil { noteResumptionFromOutside() }
-    makeReady(job, on: .preferred)
+    makeReady(job, on: .preferred, ordinal: ordinal)
   }
 
   /// Notes that a driven task was resumed by code that is neither driven work nor the test's.
@@ -43,7 +44,11 @@ extension TaskDriver {
   ///   - isWakeUp: Whether it is a sleep's wake-up job, whose only work is to resume its sleeper:
   ///     it runs next with no choice, and so does the sleeper it resumes (the wake-up action that
   ///     made it ready was the choice: "the sleeper goes now").
-  func makeReady(_ job: UnownedJob, on target: Target, isWakeUp: Bool = false) {
+  ///   - ordinal: Its task's number in the world, where the caller has it from the registry's
+  ///     entry of a task this driver owns (``runOrdinal(of:known:)``).
+  func makeReady(
+    _ job: UnownedJob, on target: Target, isWakeUp: Bool = false, ordinal known: Int? = nil
+  ) {
     // NB: only a cancelled task comes back before its sleep's tick; the status flag spares every
     // other job the sleeps' lock.
     if standardSleepCount.load(ordering: .acquiring) > 0, Jobs.isCancelledTask(job) {
@@ -57,7 +62,7 @@ extension TaskDriver {
     let isForced = isWakeUp || continues || goesOnWithAWakeUp
     let isContinued = isForced || isAHopOfTheRunningStep(taskID, on: target)
     var ordinal: Int?
-    if schedule != nil, let taskID { ordinal = runOrdinal(of: taskID) }
+    if schedule != nil, let taskID { ordinal = runOrdinal(of: taskID, known: known) }
     let isAbandoned = ready.withLock { ready -> Bool in
       // NB: read under the ready lock, which a give-up holds while it sets the flag and empties
       // the queue, so that no job is left behind.

@@ -148,8 +148,12 @@ package final class TaskDriver: TaskExecutor {
 
   /// Task `id`'s number in this driver's run — creation order, from 1 — under an explored
   /// schedule; `nil` without one, or for a task the world numbered before the driver was made.
-  func runOrdinal(of id: UInt64) -> Int? {
-    guard schedule != nil, let ordinal = world?.ordinal(of: id), ordinal > numberedBefore else {
+  ///
+  /// - Parameter known: The task's number in the world, where the caller read it already (the
+  ///   routing decision, from the registry's entry it decided by): no second look.
+  func runOrdinal(of id: UInt64, known: Int? = nil) -> Int? {
+    guard schedule != nil, let ordinal = known ?? world?.ordinal(of: id), ordinal > numberedBefore
+    else {
       return nil
     }
     return ordinal - numberedBefore

@@ -19,7 +19,8 @@ import Synchronization
 /// Everything else goes where it was going.
 enum Membership {
   private enum Decision {
-    case driver(TaskDriver)
+    /// The driver takes it; `ordinal`: its task's number in the world, from the registry's entry.
+    case driver(TaskDriver, ordinal: Int?)
     case root(World)
     case pass
   }
@@ -46,8 +47,9 @@ enum Membership {
     var startedByRootThread = false
     let decision = Registry.shared.withLock { registry -> Decision in
       if let id = taskID {
-        if let owner = registry.owners[id]?.driver {
-          return owner.hasLetGo ? .pass : .driver(owner)
+        if let owned = registry.owners[id] {
+          let owner = owned.driver
+          return owner.hasLetGo ? .pass : .driver(owner, ordinal: owned.ordinal)
         }
         if let world = registry.world(rootedAt: id) { return .root(world) }
         // A task created by the world's work: the runtime enqueues a new task from its creator.
@@ -61,21 +63,21 @@ enum Membership {
         // NB: where the code that creates it is — captured here, in the creating code's
         // enqueue, under the registry's lock (a walk of frame pointers), so that the task is
         // numbered and its start kept in one hold.
-        registry.own(id, task: job, by: here, start: StartSites.capture())
+        let ordinal = registry.own(id, task: job, by: here, start: StartSites.capture())
         startedByRootThread = ThreadSlot.isRootThreadCode
-        return .driver(here)
+        return .driver(here, ordinal: ordinal)
       }
       // An actor's or a continuation's job belongs to the work that enqueues it — or, where no
       // task is current, to the task in transit here.
       guard let owner = here ?? inTransit, !owner.hasLetGo, owner.world != nil
       else { return .pass }
-      return .driver(owner)
+      return .driver(owner, ordinal: nil)
     }
     switch decision {
-    case .driver(let driver):
+    case .driver(let driver, let ordinal):
       if here == nil { driver.noteResumptionFromOutside() }
       if startedByRootThread, let id = taskID { driver.world?.addCoRoot(id) }
-      driver.makeReady(unsafeBitCast(job, to: UnownedJob.self), on: target)
+      driver.makeReady(unsafeBitCast(job, to: UnownedJob.self), on: target, ordinal: ordinal)
       return true
     case .root(let world):
       return world.takeRootJob(unsafeBitCast(job, to: UnownedJob.self), on: target, onto: world.top)

@@ -116,17 +116,21 @@ struct Registry {
   /// number of the driver's world.
   ///
   /// - Parameter start: Where the code that created it is, for a task the world's work created.
+  /// - Returns: The task's number in its world, if `driver` owns it (now or already).
+  @discardableResult
   mutating func own(
     _ id: UInt64, task: MarblesJobRef, by driver: TaskDriver, start: StartSites.Frames? = nil
-  ) {
-    guard owners[id] == nil else { return }
+  ) -> Int? {
+    if let owned = owners[id] { return owned.isOwned(by: driver) ? owned.ordinal : nil }
     Jobs.retain(task)
     // NB: taken as it is created, in its parent's code.
     if Jobs.isAsyncLetChild(task), let parent = Jobs.currentTaskID, parent != id {
       noteAsyncLetChild(id, of: parent)
     }
-    owners[id] = Owned(driver, task: task, ordinal: driver.world?.nextOrdinal() ?? 0)
+    let ordinal = driver.world?.nextOrdinal() ?? 0
+    owners[id] = Owned(driver, task: task, ordinal: ordinal)
     if let start { starts[id] = TaskStart(frames: start) }
+    return ordinal
   }
 
   /// Task `id`'s entry, if a driver of `world` owns it.
