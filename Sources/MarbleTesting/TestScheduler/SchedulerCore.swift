@@ -25,14 +25,16 @@ package final class SchedulerCore: Scheduler {
 
   struct State {
     /// The clock and the actions.
-    var time = TimeQueue()
+    var time: TimeQueue
     var isRunning = false
     var failures: [TestSchedulerFailure] = []
     /// How many of `failures` an assertion library has already reported.
     var reportedFailures = 0
   }
 
-  let state = Locked(State())
+  let state: Locked<State>
+  /// The clock's tick and the earliest action's, read without the lock (``TimeQueue/Mirror``).
+  let timeMirror = TimeQueue.Mirror()
   /// Runs the jobs of the tasks this scheduler drives.
   package let driver: TaskDriver
   /// The tasks started with `task(…)`.
@@ -47,6 +49,7 @@ package final class SchedulerCore: Scheduler {
     self.tick = tick
     self.stepLimit = stepLimit
     self.site = site
+    state = Locked(State(time: TimeQueue(mirror: timeMirror)))
     tickAttoseconds = Self.attoseconds(tick)
     tickNanoseconds =
       tickAttoseconds % 1_000_000_000 == 0 && tickAttoseconds / 1_000_000_000 <= Int128(Int64.max)

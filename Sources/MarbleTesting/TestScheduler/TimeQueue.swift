@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A scheduler's time: its clock, in ticks, and its actions in the order they run — by tick; at
 /// one tick the harness's (recorders' subscriptions and disposals) first, then the others in the
 /// order they were scheduled, then those that run last at their tick (a world's root's
@@ -6,9 +8,31 @@
 /// It knows nothing of tasks or schedules: a wake-up is an action tagged with two numbers, and
 /// which of the work due at one tick runs first is decided in `NextStep.swift`.
 struct TimeQueue {
+  /// The current tick and the earliest pending action's, as read out of the scheduler's lock.
+  let mirror: Mirror
+
+  /// The current tick and the earliest pending action's tick (cancelled ones too), kept as they
+  /// change, under the scheduler's lock: an explored step asks for the work due now only when
+  /// something may be (``SchedulerCore/nextReadyStep()``), without taking the lock for every job.
+  final class Mirror: Sendable {
+    let now = Atomic(0)
+    let earliest = Atomic(Int.max)
+
+    /// Whether an action may be due now: `false` only when none is pending at or before now.
+    var mayHaveActionsDue: Bool {
+      earliest.load(ordering: .acquiring) <= now.load(ordering: .acquiring)
+    }
+  }
+
+  init(mirror: Mirror = Mirror()) {
+    self.mirror = mirror
+  }
+
   /// The current tick. Moved by `SchedulerCore.setNow(_:in:)`, which moves the virtual clock's
   /// readings with it.
-  var now = 0
+  var now = 0 {
+    didSet { mirror.now.store(now, ordering: .releasing) }
+  }
   /// Orders actions that are not the harness's, and gives every action its unique id.
   private var nextSequence = 0
   /// Orders the harness's actions, all of which sort before every other action at the same tick.
@@ -18,7 +42,9 @@ struct TimeQueue {
   private var nextLastSequence = TimeQueue.firstLastSequence
   static let firstLastSequence = Int.max / 2
   /// The actions.
-  private(set) var actions = ActionHeap()
+  private(set) var actions = ActionHeap() {
+    didSet { mirror.earliest.store(actions.firstTime ?? .max, ordering: .releasing) }
+  }
   /// The action running now, whose follow-up work is one generation later.
   var running: (generation: Int, chainStart: Int)?
   /// The pending actions that wake a sleeping task, by action id, tagged with the task's id and
