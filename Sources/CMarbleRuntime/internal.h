@@ -114,6 +114,16 @@ void marbles_outside_signalled(void);
 /// Ends what `marbles_outside_begin` counted.
 void marbles_outside_end(const marbles_outside_work *work);
 
+/// Counts a Dispatch block on `clock`, if its generation is still `generation` (a block a thread
+/// outside the world starts for it: a group's notify). `work` is set either way, and ending it is
+/// safe either way.
+void marbles_outside_begin_block_on(marbles_virtual_clock *clock, uint64_t generation,
+                                    marbles_outside_work *work);
+
+/// How many blocks world work handed to `dispatch_group_notify` on `clock` are runnable: their
+/// group is empty, and they have not run (virtual_dispatch.c).
+int64_t marbles_runnable_notifies(marbles_virtual_clock *clock, uint64_t generation);
+
 /// Whether the reading of time in progress, whose clock wrapper's frame is `frame`, is XCTest's
 /// own: its readings are real while a world's time runs ahead (symbols.c).
 bool marbles_read_by_a_test_framework(const void *frame);

@@ -21,6 +21,16 @@ bool marbles_outside_begin(marbles_outside_work *work) { return outside_begin(wo
 
 bool marbles_outside_begin_block(marbles_outside_work *work) { return outside_begin(work, true); }
 
+void marbles_outside_begin_block_on(marbles_virtual_clock *clock, uint64_t generation,
+                                    marbles_outside_work *work) {
+  work->clock = clock;
+  work->generation = generation;
+  work->is_block = true;
+  if (__atomic_load_n(&clock->generation, __ATOMIC_ACQUIRE) != generation) return;
+  __atomic_fetch_add(&clock->outside, 1, __ATOMIC_ACQ_REL);
+  __atomic_fetch_add(&clock->blocks, 1, __ATOMIC_ACQ_REL);
+}
+
 void marbles_outside_end(const marbles_outside_work *work) {
   if (__atomic_load_n(&work->clock->generation, __ATOMIC_ACQUIRE) != work->generation) return;
   if (work->is_block) __atomic_fetch_sub(&work->clock->blocks, 1, __ATOMIC_ACQ_REL);
@@ -34,7 +44,8 @@ int64_t marbles_clock_outside_work(marbles_virtual_clock *clock, uint64_t genera
 
 int64_t marbles_clock_pending_blocks(marbles_virtual_clock *clock, uint64_t generation) {
   if (__atomic_load_n(&clock->generation, __ATOMIC_ACQUIRE) != generation) return 0;
-  return __atomic_load_n(&clock->blocks, __ATOMIC_ACQUIRE);
+  return __atomic_load_n(&clock->blocks, __ATOMIC_ACQUIRE) +
+         marbles_runnable_notifies(clock, generation);
 }
 
 void marbles_outside_signalled(void) {

@@ -4,7 +4,8 @@
 // handler, `dispatch_source_set_timer`, `dispatch_source_cancel`) so that its handler runs at the
 // virtual deadlines on its queue, while the real timer stays unarmed. Blocks that such code hands
 // to `dispatch_async`, `dispatch_barrier_async` or `dispatch_group_async` are counted as work
-// outside the world until they have run.
+// outside the world until they have run, and so are those it hands to `dispatch_group_notify`
+// from the moment their group is empty.
 //
 // Why: a deadline made from a virtual `DispatchTime.now()` means nothing to Dispatch's own timer
 // threads, which read the real clock while they wait.
@@ -22,6 +23,7 @@
 #include <dlfcn.h>
 #endif
 #include "wrappers.h"
+#include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
 
@@ -189,10 +191,22 @@ typedef struct {
   marbles_outside_work work;
   /// The world's token from the begin handler, or NULL.
   void *token;
+  /// The group it is in (retained, entered for it), or NULL: it leaves the group before its count
+  /// ends, so that a notify the group's end makes runnable is counted before it is not.
+  void *group;
 } marbles_counted_block;
 
+typedef void (*group_fn)(void *);
+typedef long (*group_wait_fn)(void *, uint64_t);
+static void *group_enter_symbol, *group_leave_symbol, *group_wait_symbol;
+
+/// Ends a block's count, after it left its group if it was in one.
 static void end_counted_block(void *context) {
   marbles_counted_block *counted = context;
+  if (counted->group) {
+    ((group_fn)resolve(&group_leave_symbol, RTLD_DEFAULT, "dispatch_group_leave"))(counted->group);
+    marbles_dispatch_release(counted->group);
+  }
   marbles_outside_end(&counted->work);
 }
 
@@ -203,7 +217,7 @@ static void run_counted(void *context) {
     run(counted->token, counted->block, counted, end_counted_block);
   } else {
     marbles_block_run(counted->block);
-    marbles_outside_end(&counted->work);
+    end_counted_block(counted);
   }
   free(counted);
 }
@@ -214,9 +228,7 @@ typedef enum { SUBMIT_ASYNC, SUBMIT_BARRIER, SUBMIT_GROUP } submit_kind;
 
 typedef void (*dispatch_barrier_async_fn)(void *, void *);
 typedef void (*dispatch_group_async_fn)(void *, void *, void *);
-typedef void (*dispatch_group_async_f_fn)(void *, void *, void *, void (*)(void *));
-static void *barrier_async_symbol, *barrier_async_f_symbol, *group_async_symbol,
-    *group_async_f_symbol;
+static void *barrier_async_symbol, *barrier_async_f_symbol, *group_async_symbol;
 
 /// `block`, handed to `queue` (in `group`) as `kind` says, by the real function.
 static void submit_real(submit_kind kind, void *group, void *queue, void *block) {
@@ -236,8 +248,11 @@ static void submit_real(submit_kind kind, void *group, void *queue, void *block)
   }
 }
 
-/// `counted`, handed to `queue` (in `group`) as `kind` says, to be run by `run_counted`.
+/// `counted`, handed to `queue` (in `group`) as `kind` says, to be run by `run_counted`. A group's
+/// block enters the group here and leaves it as its count ends (``end_counted_block``), as
+/// `dispatch_group_async` would around it.
 static void submit_counted(submit_kind kind, void *group, void *queue, marbles_counted_block *counted) {
+  counted->group = 0;
   switch (kind) {
     case SUBMIT_ASYNC:
       marbles_dispatch_async(queue, counted, run_counted);
@@ -247,8 +262,10 @@ static void submit_counted(submit_kind kind, void *group, void *queue, marbles_c
                                          "dispatch_barrier_async_f"))(queue, counted, run_counted);
       return;
     case SUBMIT_GROUP:
-      ((dispatch_group_async_f_fn)resolve_real(&group_async_f_symbol, "__interceptor_dispatch_group_async_f",
-                                               "dispatch_group_async_f"))(group, queue, counted, run_counted);
+      ((group_fn)resolve(&group_enter_symbol, RTLD_DEFAULT, "dispatch_group_enter"))(group);
+      marbles_dispatch_retain(group);
+      counted->group = group;
+      marbles_dispatch_async(queue, counted, run_counted);
       return;
   }
 }
@@ -285,6 +302,99 @@ MARBLES_WRAPPER void dispatch_barrier_async(void *queue, void *block) {
 
 MARBLES_WRAPPER void dispatch_group_async(void *group, void *queue, void *block) {
   submit(SUBMIT_GROUP, group, queue, block, MARBLES_CALLED_BY_A_TEST_FRAMEWORK());
+}
+
+/// A block world work handed to `dispatch_group_notify`: not runnable while its group has work in
+/// it (the world may move time meanwhile: that work may wait for it), runnable from the moment
+/// the group is empty until it has run (``marbles_runnable_notifies``), and run as the world's.
+typedef struct marbles_group_notify {
+  void *block;
+  /// The world's token from the begin handler, or NULL.
+  void *token;
+  /// Retained until the block runs.
+  void *group;
+  marbles_virtual_clock *clock;
+  uint64_t generation;
+  struct marbles_group_notify *previous, *next;
+} marbles_group_notify;
+
+static pthread_mutex_t notifies_lock = PTHREAD_MUTEX_INITIALIZER;
+/// The notifies whose blocks have not run, newest first.
+static marbles_group_notify *notifies;
+/// How many: with none, the count of a world's runnable work takes no lock.
+static int64_t notify_count;
+
+typedef void (*group_notify_fn)(void *, void *, void *);
+typedef void (*group_notify_f_fn)(void *, void *, void *, void (*)(void *));
+static void *group_notify_symbol, *group_notify_f_symbol;
+
+/// Runs a notify's block as a counted block of its world — counted before the notify leaves the
+/// list, so that no moment comes between when the world sees neither.
+static void run_notify(void *context) {
+  marbles_group_notify *notify = context;
+  marbles_counted_block *counted = malloc(sizeof(marbles_counted_block));
+  if (counted) marbles_outside_begin_block_on(notify->clock, notify->generation, &counted->work);
+  pthread_mutex_lock(&notifies_lock);
+  if (notify->previous) notify->previous->next = notify->next; else notifies = notify->next;
+  if (notify->next) notify->next->previous = notify->previous;
+  __atomic_fetch_sub(&notify_count, 1, __ATOMIC_ACQ_REL);
+  pthread_mutex_unlock(&notifies_lock);
+  marbles_dispatch_release(notify->group);
+  if (counted) {
+    counted->block = notify->block;
+    counted->token = notify->token;
+    counted->group = 0;
+    run_counted(counted);
+  } else {
+    marbles_block_run(notify->block);
+  }
+  free(notify);
+}
+
+int64_t marbles_runnable_notifies(marbles_virtual_clock *clock, uint64_t generation) {
+  if (__atomic_load_n(&notify_count, __ATOMIC_ACQUIRE) == 0) return 0;
+  group_wait_fn wait = (group_wait_fn)resolve(&group_wait_symbol, RTLD_DEFAULT, "dispatch_group_wait");
+  int64_t runnable = 0;
+  pthread_mutex_lock(&notifies_lock);
+  for (marbles_group_notify *notify = notifies; notify; notify = notify->next) {
+    // NB: a wait that does not wait (DISPATCH_TIME_NOW): 0 when the group is empty.
+    if (notify->clock == clock && notify->generation == generation && wait(notify->group, 0) == 0) {
+      runnable += 1;
+    }
+  }
+  pthread_mutex_unlock(&notifies_lock);
+  return runnable;
+}
+
+MARBLES_WRAPPER void dispatch_group_notify(void *group, void *queue, void *block) {
+  bool frameworks = MARBLES_CALLED_BY_A_TEST_FRAMEWORK();
+  uint64_t generation = 0;
+  marbles_virtual_clock *clock =
+      frameworks || !marbles_thread_scope.clock ? 0 : marbles_live_clock(&generation);
+  marbles_group_notify *notify = clock ? malloc(sizeof(marbles_group_notify)) : 0;
+  if (notify) {
+    marbles_block_begin_handler begin = __atomic_load_n(&block_begin_handler, __ATOMIC_ACQUIRE);
+    notify->block = block_copy(block);
+    notify->token = begin ? begin() : 0;
+    notify->group = group;
+    marbles_dispatch_retain(group);
+    notify->clock = clock;
+    notify->generation = generation;
+    notify->previous = 0;
+    pthread_mutex_lock(&notifies_lock);
+    notify->next = notifies;
+    if (notifies) notifies->previous = notify;
+    notifies = notify;
+    __atomic_fetch_add(&notify_count, 1, __ATOMIC_ACQ_REL);
+    pthread_mutex_unlock(&notifies_lock);
+    ((group_notify_f_fn)resolve(&group_notify_f_symbol, RTLD_DEFAULT, "dispatch_group_notify_f"))(
+        group, queue, notify, run_notify);
+    return;
+  }
+  if (frameworks) marbles_real_time_begin();
+  ((group_notify_fn)resolve_real(&group_notify_symbol, "__interceptor_dispatch_group_notify",
+                                 "dispatch_group_notify"))(group, queue, block);
+  if (frameworks) marbles_real_time_end();
 }
 
 /// Whether `work` is the Swift concurrency runtime's function that runs a job handed to a queue
@@ -464,6 +574,14 @@ void marbles_dispatch_async(void *queue, void *context, void (*work)(void *)) {
   work(context);
 }
 
+#endif
+
+#if !(defined(__linux__) && defined(MARBLES_TESTED_RUNTIME))
+int64_t marbles_runnable_notifies(marbles_virtual_clock *clock, uint64_t generation) {
+  (void)clock;
+  (void)generation;
+  return 0;
+}
 #endif
 
 void marbles_block_run(void *block) {

@@ -100,8 +100,9 @@ void marbles_clock_drop(marbles_clock_scope scope);
 /// barrier's, a group's) that have not run.
 int64_t marbles_clock_outside_work(marbles_virtual_clock *_Nonnull clock, uint64_t generation);
 
-/// How many of those are Dispatch blocks that have not yet run to their end: the world's own work,
-/// runnable, for as long as it is under way.
+/// How many of those are Dispatch blocks that have not yet run to their end — and blocks handed to
+/// `dispatch_group_notify` whose group is empty — the world's own work, runnable, for as long as it
+/// is under way.
 int64_t marbles_clock_pending_blocks(marbles_virtual_clock *_Nonnull clock, uint64_t generation);
 
 /// How many times the readers of `clock` woke a thread outside its world: signalled a condition

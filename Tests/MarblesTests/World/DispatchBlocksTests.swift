@@ -76,4 +76,38 @@ import Testing
     #expect(value == 7)
     #expect(TestScheduler.current?.now == 0)
   }
+
+  /// A group's notify, once its group is empty, is runnable until it has run: the world does not
+  /// move time between the group's last block and the notify. (On `ad5723c` the world moved to
+  /// the timeout in that moment, 3 runs in 5: the block's count ended before it left the group,
+  /// and the notify was never counted.)
+  @Test(.virtualTime, arguments: 0..<10) func aGroupsNotifyIsTheWorldsWorkOnceTheGroupIsEmpty(
+    _ run: Int
+  ) async throws {
+    let group = DispatchGroup()
+    let value = try await withTimeout(.seconds(1)) {
+      await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
+        DispatchQueue.global().async(group: group) { Thread.sleep(forTimeInterval: 0.02) }
+        group.notify(queue: .global()) { continuation.resume(returning: 7) }
+      }
+    }
+    #expect(value == 7)
+    #expect(TestScheduler.current?.now == 0)
+  }
+
+  /// While its group has work in it, a notify is not runnable: that work may wait for time to
+  /// move, and time moves.
+  @Test(.virtualTime) func aGroupWaitingForVirtualTimeLetsTimeMoveBeforeItsNotify() async {
+    let group = DispatchGroup()
+    group.enter()
+    Task {
+      try? await Task.sleep(for: .seconds(2))
+      group.leave()
+    }
+    let now = await withCheckedContinuation { (continuation: CheckedContinuation<Int?, Never>) in
+      group.notify(queue: .main) { continuation.resume(returning: TestScheduler.current?.now) }
+    }
+    #expect(now == 2000, "the notify ran as the world's work, at the group's end")
+    #expect(TestScheduler.current?.now == 2000)
+  }
 }
