@@ -49,6 +49,11 @@ package final class TaskDriver: TaskExecutor {
 
   /// The ready jobs, in the order they became ready.
   let ready = Locked(FIFOQueue<ReadyJob>())
+  /// How many tasks the registry says this driver owns: a driver that owns none is never looked
+  /// for among every owned task (``Registry/forgetTasks(of:)``).
+  ///
+  /// NB: touched only under the registry's lock.
+  nonisolated(unsafe) var ownedTaskCount = 0
   /// How many jobs are ready: read without the lock, so that a drain with no async work checks
   /// for jobs without taking it between actions.
   let readyCount = Atomic(0)

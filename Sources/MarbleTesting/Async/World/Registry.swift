@@ -129,6 +129,7 @@ struct Registry {
     }
     let ordinal = driver.world?.nextOrdinal() ?? 0
     owners[id] = Owned(driver, task: task, ordinal: ordinal)
+    driver.ownedTaskCount += 1
     if let start { starts[id] = TaskStart(frames: start) }
     return ordinal
   }
@@ -187,12 +188,15 @@ struct Registry {
     guard let entry = owners[id] else { return nil }
     let previous = entry.driver
     owners[id] = Owned(driver, task: entry.task, ordinal: entry.ordinal)
+    previous.ownedTaskCount -= 1
+    driver.ownedTaskCount += 1
     return previous
   }
 
   /// Forgets task `id`, which completed; returns the task to release.
   mutating func forget(_ id: UInt64) -> MarblesJobRef? {
     guard let entry = owners.removeValue(forKey: id) else { return nil }
+    entry.driver.ownedTaskCount -= 1
     starts.removeValue(forKey: id)
     // NB: a task that ended has left every `async let` scope of its own.
     if asyncLetChildren.removeValue(forKey: id) != nil { noteAsyncLetChildrenChanged() }
@@ -202,19 +206,28 @@ struct Registry {
   /// Forgets every task `driver` owns; returns the tasks to release, with the number and start
   /// of each, which its world keeps (``World/keep(_:)``).
   mutating func forgetTasks(of driver: TaskDriver) -> [ForgottenTask] {
-    // NB: found by a look at every owned task, which a driver's release can afford: an index by
-    // driver cost every task a world takes two more lookups and an allocation.
-    let tasks = owners.sorted { $0.isOwned(by: driver) }.compactMap { entry -> ForgottenTask? in
-      guard let owned = owners.removeValue(forKey: entry.id) else { return nil }
-      return ForgottenTask(
-        id: entry.id, task: owned.task, ordinal: owned.ordinal,
-        start: starts.removeValue(forKey: entry.id))
+    // NB: found by a look at every owned task — every world's, in a parallel run — which a
+    // driver's release can afford: an index by driver cost every task a world takes two more
+    // lookups and an allocation. A driver that owns none (its tasks ended) looks at nothing: the
+    // look is at every slot the table ever grew to, which a test of 20,000 tasks leaves large for
+    // the rest of the process (every later world's close took a tenth longer).
+    var tasks: [ForgottenTask] = []
+    if driver.ownedTaskCount > 0 {
+      driver.ownedTaskCount = 0
+      tasks = owners.sorted { $0.isOwned(by: driver) }.compactMap { entry -> ForgottenTask? in
+        guard let owned = owners.removeValue(forKey: entry.id) else { return nil }
+        return ForgottenTask(
+          id: entry.id, task: owned.task, ordinal: owned.ordinal,
+          start: starts.removeValue(forKey: entry.id))
+      }
     }
     // NB: a parent none of whose children is owned any more has nothing to let go.
-    asyncLetChildren.removeAll { _, children in
-      !children.contains { owners[$0] != nil }
+    if !asyncLetChildren.isEmpty {
+      asyncLetChildren.removeAll { _, children in
+        !children.contains { owners[$0] != nil }
+      }
+      noteAsyncLetChildrenChanged()
     }
-    noteAsyncLetChildrenChanged()
     return tasks
   }
 
@@ -226,6 +239,7 @@ struct Registry {
 
   /// The tasks `driver` owns, with their ids.
   func tasks(of driver: TaskDriver) -> [(id: UInt64, task: MarblesJobRef)] {
-    owners.sorted { $0.isOwned(by: driver) }.map { ($0.id, $0.value.task) }
+    guard driver.ownedTaskCount > 0 else { return [] }
+    return owners.sorted { $0.isOwned(by: driver) }.map { ($0.id, $0.value.task) }
   }
 }
