@@ -210,30 +210,32 @@ extension TaskDriver {
     candidates.count > 1 ? schedule.choose(among: candidates) : 0
   }
 
-  /// The ready jobs a schedule may run next, in `ready`'s order: any job bound for the generic
-  /// executor (its task's own order is safe, as a task has one job at a time) and the first job
-  /// bound for the main actor; the other main-actor jobs keep their order behind it, as the main
-  /// actor's serial queue does. `body` gets each one's offset in `ready`, until it says stop.
-  private static func forEachCandidate(
-    in ready: FIFOQueue<ReadyJob>, _ body: (_ offset: Int, _ job: ReadyJob) -> Bool
-  ) {
-    var hasMain = false
-    for offset in 0..<ready.count {
-      let job = ready[offset: offset]
-      if job.target == .main {
-        guard !hasMain else { continue }
-        hasMain = true
-      }
-      guard body(offset, job) else { return }
-    }
+  /// Whether `job`, next in `ready`'s order, is one a schedule may run next: any job bound for the
+  /// generic executor (its task's own order is safe, as a task has one job at a time) and the first
+  /// job bound for the main actor (`hasMain` says whether one came before); the other main-actor
+  /// jobs keep their order behind it, as the main actor's serial queue does.
+  ///
+  /// NB: the loops that ask are plain loops over offsets, with no closure: a debug build, which is
+  /// how tests are built, called a closure per ready job at every choice.
+  private static func isCandidate(_ job: ReadyJob, hasMain: inout Bool) -> Bool {
+    guard job.target == .main else { return true }
+    guard !hasMain else { return false }
+    hasMain = true
+    return true
   }
 
-  /// The candidates of ``forEachCandidate(in:_:)``, each named as a token records it.
+  /// The candidates among the ready jobs (``isCandidate(_:hasMain:)``), each named as a token
+  /// records it.
   static func jobCandidates(in ready: FIFOQueue<ReadyJob>) -> [ScheduleCandidate] {
     var candidates: [ScheduleCandidate] = []
     candidates.reserveCapacity(ready.count)
+    var hasMain = false
     var unnumbered = 0
-    forEachCandidate(in: ready) { _, job in
+    var offset = 0
+    while offset < ready.count {
+      let job = ready[offset: offset]
+      offset += 1
+      guard isCandidate(job, hasMain: &hasMain) else { continue }
       let identity: ScheduleCandidate.Identity
       if let ordinal = job.ordinal {
         identity = .task(ordinal)
@@ -243,24 +245,23 @@ extension TaskDriver {
       }
       candidates.append(
         ScheduleCandidate(task: job.taskID, isMain: job.target == .main, identity: identity))
-      return true
     }
     return candidates
   }
 
   /// Where in `ready` the candidate at `index` of ``jobCandidates(in:)`` is; `nil` past the end.
   private static func offset(ofCandidate index: Int, in ready: FIFOQueue<ReadyJob>) -> Int? {
+    var hasMain = false
     var remaining = index
-    var found: Int?
-    forEachCandidate(in: ready) { offset, _ in
-      guard remaining == 0 else {
+    var offset = 0
+    while offset < ready.count {
+      if isCandidate(ready[offset: offset], hasMain: &hasMain) {
+        if remaining == 0 { return offset }
         remaining -= 1
-        return true
       }
-      found = offset
-      return false
+      offset += 1
     }
-    return found
+    return nil
   }
 
   /// What an explored step took: a ready job, or which of the steps due it chose.

@@ -28,12 +28,15 @@ package struct PCTStrategy: ScheduleStrategy {
     defer { choice += 1 }
     var best = 0
     var bestPriority = Int.min
-    for (index, candidate) in candidates.enumerated() {
-      let priority = self.priority(of: candidate.task ?? 0)
+    // NB: an index loop, not `enumerated()`: a debug build ran that unspecialized, at every choice.
+    var index = 0
+    while index < candidates.count {
+      let priority = self.priority(of: candidates[index].task ?? 0)
       if priority > bestPriority {
         best = index
         bestPriority = priority
       }
+      index += 1
     }
     while let point = changePoints.first, point <= choice {
       changePoints.removeFirst()

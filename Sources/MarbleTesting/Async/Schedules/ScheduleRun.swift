@@ -263,19 +263,33 @@ package struct ScheduleToken: Sendable, Equatable, CustomStringConvertible {
     _ previous: UInt32, candidates: [ScheduleCandidate], taken: ScheduleCandidate.Identity
   ) -> UInt32 {
     var hash = 0x9E37_79B9_7F4A_7C15 ^ UInt64(previous) ^ UInt64(candidates.count) << 32
-    func mix(_ identity: ScheduleCandidate.Identity, tag: UInt64 = 0) {
-      let (kind, number): (UInt64, Int) =
-        switch identity {
-        case .task(let number): (1, number)
-        case .action(let number): (2, number)
-        case .job(let number): (3, number)
-        }
-      hash = (hash ^ (UInt64(bitPattern: Int64(number)) << 3 | kind | tag)) &* 0xBF58_476D_1CE4_E5B9
-      hash ^= hash >> 31
+    // NB: an index loop and a static function, not a slice and a nested function: a debug build,
+    // which is how tests are built, ran the slice's iteration unspecialized, at every choice.
+    var index = 0
+    let end = min(candidates.count, digestedCandidates)
+    while index < end {
+      hash = mix(hash, candidates[index].identity, tag: 0)
+      index += 1
     }
-    for candidate in candidates.prefix(digestedCandidates) { mix(candidate.identity) }
-    mix(taken, tag: 4)
+    hash = mix(hash, taken, tag: 4)
     return UInt32(truncatingIfNeeded: (hash ^ (hash >> 20) ^ (hash >> 40)) & 0xF_FFFF)
+  }
+
+  /// `hash` with `identity` mixed in (and `tag`: the one taken is mixed in apart).
+  private static func mix(_ hash: UInt64, _ identity: ScheduleCandidate.Identity, tag: UInt64)
+    -> UInt64
+  {
+    let kind: UInt64
+    let number: Int
+    switch identity {
+    case .task(let value): (kind, number) = (1, value)
+    case .action(let value): (kind, number) = (2, value)
+    case .job(let value): (kind, number) = (3, value)
+    }
+    var mixed =
+      (hash ^ (UInt64(bitPattern: Int64(number)) << 3 | kind | tag)) &* 0xBF58_476D_1CE4_E5B9
+    mixed ^= mixed >> 31
+    return mixed
   }
 
   /// How many of a choice's candidates its digest reads (with their count).
