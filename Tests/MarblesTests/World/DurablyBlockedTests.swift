@@ -20,6 +20,8 @@ import Testing
     #expect(await throttle.log == "af")
     #expect(ContinuousClock.now - start == .seconds(2), "the test's readings are virtual")
     #expect(scheduler.now == 2000)
+    // The throttle's gate after "f" reopens at 3 s: the world closes with nothing left waiting.
+    try await Task.sleep(for: .seconds(1))
   }
 
   @MainActor @Test(.virtualTime) func aMainActorTestInAWorldSubmitsToAnActor() async throws {
@@ -28,6 +30,8 @@ import Testing
     try await Task.sleep(for: .seconds(2))
     await throttle.submit("f")
     #expect(await throttle.log == "af")
+    // The throttle's gate after "f" reopens at 3 s: the world closes with nothing left waiting.
+    try await Task.sleep(for: .seconds(1))
   }
 
   /// An actor that races its own work — a task that inherits the actor — against a 1 s timeout.
