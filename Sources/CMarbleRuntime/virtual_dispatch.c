@@ -5,7 +5,8 @@
 // virtual deadlines on its queue, while the real timer stays unarmed. Blocks that such code hands
 // to `dispatch_async`, `dispatch_barrier_async` or `dispatch_group_async` are counted as work
 // outside the world until they have run, and so are those it hands to `dispatch_group_notify`
-// from the moment their group is empty.
+// from the moment their group is empty (`dispatch_block_notify` — a work item's `notify` —
+// reaches it too: libdispatch calls it with the work item's own group).
 //
 // Why: a deadline made from a virtual `DispatchTime.now()` means nothing to Dispatch's own timer
 // threads, which read the real clock while they wait.

@@ -110,4 +110,22 @@ import Testing
     #expect(now == 2000, "the notify ran as the world's work, at the group's end")
     #expect(TestScheduler.current?.now == 2000)
   }
+
+  /// A work item's notify is the same: libdispatch hands it to its group's notify (the item's own
+  /// group), which the world follows. (Before `1a54bd1` it timed out.)
+  @Test(.virtualTime, arguments: 0..<10) func aWorkItemsNotifyIsTheWorldsWorkOnceTheItemRan(
+    _ run: Int
+  ) async throws {
+    let value = try await withTimeout(.seconds(1)) {
+      await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
+        let item = DispatchWorkItem { Thread.sleep(forTimeInterval: 0.02) }
+        item.notify(queue: .global()) {
+          continuation.resume(returning: TestScheduler.current == nil ? 0 : 7)
+        }
+        DispatchQueue.global().async(execute: item)
+      }
+    }
+    #expect(value == 7, "the notify ran as the world's work")
+    #expect(TestScheduler.current?.now == 0)
+  }
 }
