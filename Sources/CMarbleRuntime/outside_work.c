@@ -4,17 +4,24 @@
 #include "CMarbleRuntime.h"
 #include "internal.h"
 
+/// Counts work on `clock`, if its generation is still `generation`; sets `work` either way, so
+/// that ending it is safe either way.
+static bool begin_on(marbles_virtual_clock *clock, uint64_t generation, bool is_block,
+                     marbles_outside_work *work) {
+  work->clock = clock;
+  work->generation = generation;
+  work->is_block = is_block;
+  if (__atomic_load_n(&clock->generation, __ATOMIC_ACQUIRE) != generation) return false;
+  __atomic_fetch_add(&clock->outside, 1, __ATOMIC_ACQ_REL);
+  if (is_block) __atomic_fetch_add(&clock->blocks, 1, __ATOMIC_ACQ_REL);
+  return true;
+}
+
 static bool outside_begin(marbles_outside_work *work, bool is_block) {
   if (!marbles_thread_scope.clock) return false;
   uint64_t generation;
   marbles_virtual_clock *clock = marbles_live_clock(&generation);
-  if (!clock) return false;
-  __atomic_fetch_add(&clock->outside, 1, __ATOMIC_ACQ_REL);
-  if (is_block) __atomic_fetch_add(&clock->blocks, 1, __ATOMIC_ACQ_REL);
-  work->clock = clock;
-  work->generation = generation;
-  work->is_block = is_block;
-  return true;
+  return clock && begin_on(clock, generation, is_block, work);
 }
 
 bool marbles_outside_begin(marbles_outside_work *work) { return outside_begin(work, false); }
@@ -23,12 +30,7 @@ bool marbles_outside_begin_block(marbles_outside_work *work) { return outside_be
 
 void marbles_outside_begin_block_on(marbles_virtual_clock *clock, uint64_t generation,
                                     marbles_outside_work *work) {
-  work->clock = clock;
-  work->generation = generation;
-  work->is_block = true;
-  if (__atomic_load_n(&clock->generation, __ATOMIC_ACQUIRE) != generation) return;
-  __atomic_fetch_add(&clock->outside, 1, __ATOMIC_ACQ_REL);
-  __atomic_fetch_add(&clock->blocks, 1, __ATOMIC_ACQ_REL);
+  (void)begin_on(clock, generation, true, work);
 }
 
 void marbles_outside_end(const marbles_outside_work *work) {

@@ -33,8 +33,8 @@ package final class SchedulerCore: Scheduler {
   }
 
   let state: Locked<State>
-  /// The clock's tick and the earliest action's, read without the lock (``TimeQueue/Mirror``).
-  let timeMirror = TimeQueue.Mirror()
+  /// The earliest action's tick, read without the lock (``TimeQueue/EarliestAction``).
+  let earliestAction = TimeQueue.EarliestAction()
   /// Runs the jobs of the tasks this scheduler drives.
   package let driver: TaskDriver
   /// The tasks started with `task(…)`.
@@ -49,7 +49,7 @@ package final class SchedulerCore: Scheduler {
     self.tick = tick
     self.stepLimit = stepLimit
     self.site = site
-    state = Locked(State(time: TimeQueue(mirror: timeMirror)))
+    state = Locked(State(time: TimeQueue(earliest: earliestAction)))
     tickAttoseconds = Self.attoseconds(tick)
     tickNanoseconds =
       tickAttoseconds % 1_000_000_000 == 0 && tickAttoseconds / 1_000_000_000 <= Int128(Int64.max)

@@ -8,31 +8,29 @@ import Synchronization
 /// It knows nothing of tasks or schedules: a wake-up is an action tagged with two numbers, and
 /// which of the work due at one tick runs first is decided in `NextStep.swift`.
 struct TimeQueue {
-  /// The current tick and the earliest pending action's, as read out of the scheduler's lock.
-  let mirror: Mirror
+  /// The earliest pending action's tick, as read out of the scheduler's lock.
+  let earliest: EarliestAction
 
-  /// The current tick and the earliest pending action's tick (cancelled ones too), kept as they
-  /// change, under the scheduler's lock: an explored step asks for the work due now only when
-  /// something may be (``SchedulerCore/nextReadyStep()``), without taking the lock for every job.
-  final class Mirror: Sendable {
-    let now = Atomic(0)
-    let earliest = Atomic(Int.max)
+  /// The earliest pending action's tick (a cancelled one's too; `Int.max` with none), kept as the
+  /// actions change, under the scheduler's lock: an explored step asks for the work due now only
+  /// when something may be (``SchedulerCore/nextReadyStep()``), without taking the lock for every
+  /// job.
+  final class EarliestAction: Sendable {
+    let tick = Atomic(Int.max)
 
-    /// Whether an action may be due now: `false` only when none is pending at or before now.
-    var mayHaveActionsDue: Bool {
-      earliest.load(ordering: .acquiring) <= now.load(ordering: .acquiring)
+    /// Whether an action may be due at `now`: `false` only when none is pending at or before it.
+    func mayBeDue(at now: Int) -> Bool {
+      tick.load(ordering: .acquiring) <= now
     }
   }
 
-  init(mirror: Mirror = Mirror()) {
-    self.mirror = mirror
+  init(earliest: EarliestAction) {
+    self.earliest = earliest
   }
 
   /// The current tick. Moved by `SchedulerCore.setNow(_:in:)`, which moves the virtual clock's
   /// readings with it.
-  var now = 0 {
-    didSet { mirror.now.store(now, ordering: .releasing) }
-  }
+  var now = 0
   /// Orders actions that are not the harness's, and gives every action its unique id.
   private var nextSequence = 0
   /// Orders the harness's actions, all of which sort before every other action at the same tick.
@@ -43,7 +41,7 @@ struct TimeQueue {
   static let firstLastSequence = Int.max / 2
   /// The actions.
   private(set) var actions = ActionHeap() {
-    didSet { mirror.earliest.store(actions.firstTime ?? .max, ordering: .releasing) }
+    didSet { earliest.tick.store(actions.firstTime ?? .max, ordering: .releasing) }
   }
   /// The action running now, whose follow-up work is one generation later.
   var running: (generation: Int, chainStart: Int)?

@@ -113,9 +113,9 @@ extension SchedulerCore {
     }
     while true {
       // NB: the lock only when an action may be due: most steps have none, and the lock and the
-      // list cost a tenth of an explored step.
+      // list cost a tenth of an explored step. (Under a schedule the driver's tick is the clock's.)
       let due =
-        timeMirror.mayHaveActionsDue
+        earliestAction.mayBeDue(at: driver.tick.load(ordering: .relaxed))
         ? state.withLock { state in
           state.isRunning ? [] : state.time.dueNow(offeringHarness: false)
         } : []
