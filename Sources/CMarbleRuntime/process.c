@@ -6,6 +6,7 @@
 #include "CMarbleRuntime.h"
 
 #include <dlfcn.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -20,6 +21,24 @@ __attribute__((constructor)) static void marbles_note_parent_at_load(void) {
 }
 
 long marbles_parent_at_load(void) { return parent_at_load; }
+
+/// Registers Marbles' XCTest watcher (Marbles' own: weak, absent where only MarbleTesting is
+/// linked).
+extern void marbles_watch_xctest_from_load(void) __attribute__((weak));
+
+/// Registers Marbles' XCTest watcher as the library is loaded, before XCTest runs a test — only
+/// when the environment asks for every test explored (`MARBLES_EXPLORE`, `MARBLES_REPLAY`): an
+/// explored XCTest test is run again in fresh instances of its test case, which the watcher knows
+/// only from the test case's start; registered at the first world, as otherwise, it would miss the
+/// test that opened that world. Not on Apple platforms, where XCTest tests are not run again.
+__attribute__((constructor)) static void marbles_watch_xctest_at_load(void) {
+#if !defined(__APPLE__)
+  const char *explore = getenv("MARBLES_EXPLORE");
+  const char *replay = getenv("MARBLES_REPLAY");
+  if (!((explore && *explore) || (replay && *replay))) return;
+  if (marbles_watch_xctest_from_load) marbles_watch_xctest_from_load();
+#endif
+}
 
 bool marbles_image_identity(uint64_t identity[4]) {
   // NB: dladdr is in <dlfcn.h> on Darwin and, with _GNU_SOURCE, on Linux.

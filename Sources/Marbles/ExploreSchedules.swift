@@ -75,13 +75,20 @@ enum ScheduleExploring {
   /// - Parameter site: In a Swift Testing test, where to report what the failing schedule throws:
   ///   its last run is run once more, and its issues are reported where they happen, the first
   ///   with the report (``ScheduleFailure/isReported``). `nil` reports nothing.
+  ///   - opensWorlds: Whether each run of `body` is put in a world of its own; `false` for a
+  ///     body that opens its own, under ``ScheduleRun/current`` (an XCTest test's whole run).
+  ///   - replayAdvice: How the report says to replay a failure's token; `nil` for the trait and
+  ///     the function.
   static func explore(
     _ count: Int, seed: UInt64?, replay: String?, reportingAt site: SourceLocation? = nil,
+    opensWorlds: Bool = true, replayAdvice: ((String) -> String)? = nil,
     isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Void
   ) async -> ScheduleExploration {
     // The whole exploration — the failing schedule's last run too — in the process's turn.
     await ExplorationTurns.inTurn {
-      await explore(count, seed: seed, replay: replay, reportingAt: site, inTurn: body)
+      await explore(
+        count, seed: seed, replay: replay, reportingAt: site, opensWorlds: opensWorlds,
+        replayAdvice: replayAdvice, inTurn: body)
     }
   }
 
@@ -95,9 +102,11 @@ enum ScheduleExploring {
 
   private static func explore(
     _ count: Int, seed: UInt64?, replay: String?, reportingAt site: SourceLocation?,
+    opensWorlds: Bool, replayAdvice: ((String) -> String)?,
     isolation: isolated (any Actor)? = #isolation, inTurn body: () async throws -> Void
   ) async -> ScheduleExploration {
     let environment = Environment.current
+    let replay = replay ?? environment.replay
     // NB: in XCTest, the watcher hears the assertions that fail in a schedule.
     if Test.current == nil, XCTestWatcher.mayRunXCTest { _ = XCTestWatcher.shared }
     let count = max(count, environment.schedules ?? 0)
@@ -108,6 +117,7 @@ enum ScheduleExploring {
     /// sleeps and awaits follow the schedule; writing in record mode only if `mayRecord`.
     func runBody(mayRecord: Bool) async throws {
       func inWorld() async throws {
+        guard opensWorlds else { return try await body() }
         let settings = VirtualTimeSettings.current
         try await withVirtualTime(
           tick: settings?.tick ?? .milliseconds(1),
@@ -307,7 +317,8 @@ enum ScheduleExploring {
         "driven work did this outside virtual time, where its order was not explored: \(note)")
     }
     rest.append(
-      "replay it: @Test(.exploringSchedules(replay: \"\(found.token)\")), or "
+      replayAdvice?("\(found.token)")
+        ?? "replay it: @Test(.exploringSchedules(replay: \"\(found.token)\")), or "
         + "exploreSchedules(replay: \"\(found.token)\")")
     var failure = ScheduleFailure(
       schedule: found.schedule, replay: "\(found.token)", departures: departures, issues: issues,
@@ -352,9 +363,12 @@ enum ScheduleExploring {
     var schedules: Int?
     /// `MARBLES_SCHEDULE_SEED=S`: the seed of an exploration given none.
     var seed: UInt64?
-    /// `MARBLES_EXPLORE=N`: every test that runs in a world (`.virtualTime`) is explored under
-    /// `N` schedules.
+    /// `MARBLES_EXPLORE=N`: every test that runs in a world (`.virtualTime`, an XCTest test
+    /// case's `invokeTest()`) is explored under `N` schedules.
     var explore: Int?
+    /// `MARBLES_REPLAY=token`: every exploration replays the token instead — for the one test
+    /// it came from, run alone.
+    var replay: String?
 
     static var current: Environment {
       func read(_ name: String) -> String? {
@@ -368,7 +382,7 @@ enum ScheduleExploring {
         }
       return Environment(
         schedules: read("MARBLES_SCHEDULES").flatMap { Int($0) }, seed: seed,
-        explore: ScheduleRun.exploreEveryTest)
+        explore: ScheduleRun.exploreEveryTest, replay: ScheduleRun.replayEveryTest)
     }
   }
 }

@@ -57,8 +57,10 @@ public struct VirtualTimeTrait: TestTrait, SuiteTrait, TestScoping {
       if test.traits.contains(where: { $0 is ExploringSchedulesTrait }) {
         return try await VirtualTimeSettings.$current.withValue(settings) { try await function() }
       }
-      // `MARBLES_EXPLORE=N`: every test that runs in a world is explored.
-      if let count = ScheduleExploring.Environment.current.explore {
+      // `MARBLES_EXPLORE=N`: every test that runs in a world is explored (`MARBLES_REPLAY`:
+      // replayed).
+      if ScheduleRun.exploresEveryTest {
+        let count = ScheduleExploring.Environment.current.explore ?? 1
         return await VirtualTimeSettings.$current.withValue(settings) {
           await ExploringSchedulesTrait.exploringSchedules(count).explore(test, function)
         }

@@ -28,6 +28,10 @@ package enum WorldBridge: TestFrameworkBridge {
     if case .xcTest = test { XCTestWatcher.shared.close(world, whenEnds: test) }
   }
 
+  package static func exploreTheRunningTest(_ count: Int, at site: SchedulerSite) -> Bool {
+    XCTestExploration.exploreTheRunningTest(count, at: site)
+  }
+
   package static func report(_ message: String, at site: SchedulerSite) {
     SourceSite(fileID: site.fileID, filePath: site.filePath, line: site.line, column: site.column)
       .report(message)

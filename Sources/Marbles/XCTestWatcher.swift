@@ -31,6 +31,11 @@ final class XCTestWatcher: NSObject, XCTestObservation, @unchecked Sendable {
     }
   }
 
+  /// The XCTest test case running now, if the watcher saw it begin.
+  var runningTestCase: XCTestCase? {
+    state.withLock { $0.running?.testCase }
+  }
+
   /// Whether XCTest may be running a test case that the watcher has not seen begin: in a test
   /// runner, unless the run is Swift Testing's alone (`swift test` runs each library in a process
   /// of its own, Swift Testing's with `--testing-library swift-testing`). There, code with no

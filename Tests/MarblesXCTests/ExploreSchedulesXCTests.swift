@@ -61,8 +61,8 @@ extension XCTestPathTests {
     XCTAssertEqual(status, 0, output)
   }
 
-  /// `MARBLES_EXPLORE=N` cannot explore an XCTest test (XCTest has no traits to run a body
-  /// again): its world says so, in a warning on standard error at the scheduler's line, and the
+  /// `MARBLES_EXPLORE=N` cannot explore an XCTest test whose world opens at its first
+  /// `TestScheduler()` (only `invokeTest()` can run it again): its world says so, in a warning on standard error at the scheduler's line, and the
   /// test passes as it would. Checked in a child run of this test with the variable set; on
   /// 2026-11-29's `main` nothing was said, and the run looked explored.
   func testMarblesExploreSaysItCannotExploreAnXCTest() throws {
@@ -84,7 +84,11 @@ extension XCTestPathTests {
       output.contains(
         ": warning: MARBLES_EXPLORE=50 did not explore this test: its world opened at the test's "
           + "first `TestScheduler()`"), output)
-    XCTAssertTrue(output.contains("XCTest has none. To explore it, run the code in"), output)
+    XCTAssertTrue(
+      output.contains(
+        "only `invokeTest()` can run an XCTest test again. To explore it, open the test case's "
+          + "worlds there: `override func invokeTest() { withVirtualTime { _ in "
+          + "super.invokeTest() } }`"), output)
     XCTAssertEqual(output.components(separatedBy: "did not explore").count - 1, 1, output)
   }
 }

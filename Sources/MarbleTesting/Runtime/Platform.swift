@@ -178,6 +178,17 @@ package enum Platform {
     marbles_parent_at_load()
   }
 
+  /// Whether an XCTest test can be run again, in fresh instances of its test case, for
+  /// `MARBLES_EXPLORE`: on Linux (swift-corelibs-xctest); not on Apple platforms, whose XCTest
+  /// makes test cases from Objective-C invocations (written for, not built here).
+  package static var runsXCTestsAgain: Bool {
+    #if canImport(Darwin)
+      false
+    #else
+      true
+    #endif
+  }
+
   /// Ends the process at once with `status`, without running exit handlers (a test framework's
   /// may wait for the test that cannot end).
   static func endProcess(status: Int32) -> Never {

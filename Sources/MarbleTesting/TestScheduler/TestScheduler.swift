@@ -100,7 +100,7 @@ public final class TestScheduler: Scheduler, SchedulerWithStandIn {
     ownsCore = false
   }
 
-  /// The scheduler on top of the test's world (see ``withVirtualTime(tick:stepLimit:stallTimeout:fileID:filePath:line:column:_:)-(_,_,_,_,_,_,_,(TestScheduler)->Result)``), if a
+  /// The scheduler on top of the test's world (see ``withVirtualTime(tick:stepLimit:stallTimeout:fileID:filePath:line:column:function:_:)``), if a
   /// world is open here: the one `@Test(.virtualTime)`, `withVirtualTime` or the test's first
   /// `TestScheduler()` made, or the latest one made inside it.
   public static var current: TestScheduler? {

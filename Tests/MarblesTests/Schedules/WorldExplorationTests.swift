@@ -296,6 +296,41 @@ import Testing
   }
 }
 
+extension WorldExplorationTests {
+  /// `MARBLES_REPLAY=token` replays a failure's token in the test it came from, run alone: a
+  /// `.virtualTime` test that `MARBLES_EXPLORE` found failing fails again, following the token,
+  /// in one run. On 2026-11-29's `main` the variable did nothing: the test ran once, in FIFO
+  /// order, and passed.
+  @Test func marblesReplayReplaysTheTokenOfAFailure() async throws {
+    let test = "ExploreEveryWorldFixture/launchRefreshesOnce"
+    let explored = try await runTestsInAChildProcess(
+      filter: test,
+      environment: [
+        "MARBLES_EXPLORE_EVERY_WORLD_CHILD": "1", "MARBLES_EXPLORE": "50",
+        "MARBLES_EXPLORE_EVERY_SCHEDULER": "", "MARBLES_REPLAY": "",
+      ]
+    ).output
+    let marker = "replay it: @Test(.exploringSchedules(replay: \""
+    let after = try #require(
+      explored.components(separatedBy: marker).dropFirst().first, "\(explored.suffix(3000))")
+    let token = String(after.prefix { $0 != "\"" })
+    #expect(token.hasPrefix("mrb2-"))
+    let replayed = try await runTestsInAChildProcess(
+      filter: test,
+      environment: [
+        "MARBLES_EXPLORE_EVERY_WORLD_CHILD": "1", "MARBLES_EXPLORE": "",
+        "MARBLES_EXPLORE_EVERY_SCHEDULER": "", "MARBLES_REPLAY": token,
+      ]
+    ).output
+    #expect(
+      replayed.contains("the replayed schedule failed, following its token"),
+      "\(replayed.suffix(3000))")
+    #expect(
+      replayed.contains("Test launchRefreshesOnce() recorded an issue at"),
+      "\(replayed.suffix(3000))")
+  }
+}
+
 /// Run by `WorldExplorationTests` in a process of its own (skipped in the suite's own run).
 @Suite(.enabled(if: ProcessInfo.processInfo.environment["MARBLES_WORLD_EXPLORATION_CHILD"] != nil))
 struct WorldExplorationFixture {

@@ -85,6 +85,14 @@ package final class ScheduleRun: Sendable {
   package static let exploreEveryTest: Int? = Platform.environment("MARBLES_EXPLORE").flatMap {
     Int($0)
   }.map { max($0, 1) }
+  /// `MARBLES_REPLAY=token`: every exploration replays the token instead (run the one test it
+  /// came from), and every test that runs in a world is explored, as under `MARBLES_EXPLORE`.
+  package static let replayEveryTest: String? = Platform.environment("MARBLES_REPLAY").flatMap {
+    $0.isEmpty ? nil : $0
+  }
+  /// Whether every test that runs in a world is explored: `MARBLES_EXPLORE` or `MARBLES_REPLAY`
+  /// is set.
+  package static var exploresEveryTest: Bool { exploreEveryTest != nil || replayEveryTest != nil }
   private static let nextScheduler = Atomic<Int>(0)
 
   package convenience init(_ strategy: any ScheduleStrategy) {

@@ -24,6 +24,15 @@ package protocol TestFrameworkBridge {
   /// Records `message` as a failure of the test running here, at `site`, in whichever test
   /// framework runs it.
   static func report(_ message: String, at site: SchedulerSite)
+
+  /// Explores the test running here, whose whole run `withVirtualTime` at `site` was asked to
+  /// run (an XCTest test case's `invokeTest()`): under `count` schedules, or the token of
+  /// `MARBLES_REPLAY`, each run in a fresh instance of its test case and a world of its own; and
+  /// reports the schedule that failed at `site`.
+  ///
+  /// - Returns: `false` if it cannot run the test again (no XCTest test case runs here, or the
+  ///   platform's XCTest does not let one be made afresh): nothing ran.
+  static func exploreTheRunningTest(_ count: Int, at site: SchedulerSite) -> Bool
 }
 
 /// Reports a world's failures on its test, from whichever thread finds them.

@@ -27,6 +27,9 @@
 ///   - filePath: The caller's file path (filled in for you).
 ///   - line: The caller's line (filled in for you).
 ///   - column: The caller's column (filled in for you).
+///   - function: The caller's name (filled in for you). Unused by this form: the synchronous
+///     one's marks an XCTest test's whole run; here it keeps the two forms' defaults alike, so
+///     that a synchronous `body` in an `async` function calls the synchronous form.
 ///   - isolation: The actor `body` runs on: the caller's (filled in for you), so that a
 ///     `@MainActor` test's body stays on the main actor.
 ///   - body: The code to run in virtual time, given the world's scheduler.
@@ -36,7 +39,7 @@ public func withVirtualTime<Result>(
   tick: Duration = .milliseconds(1), stepLimit: Int = TestScheduler.defaultStepLimit,
   stallTimeout: Duration = TestScheduler.defaultStallTimeout,
   fileID: String = #fileID, filePath: StaticString = #filePath,
-  line: UInt = #line, column: UInt = #column,
+  line: UInt = #line, column: UInt = #column, function: String = #function,
   isolation: isolated (any Actor)? = #isolation,
   _ body: (TestScheduler) async throws -> Result
 ) async rethrows -> Result {
@@ -65,6 +68,12 @@ public func withVirtualTime<Result>(
 /// tasks run when `body` drives the scheduler (`advance`, `run`, `flush`, step by step). For a
 /// test that awaits, use the `async` form, or `@Test(.virtualTime)`.
 ///
+/// In an XCTest test case's `invokeTest()`, around `super.invokeTest()`, it puts each test of the
+/// class in a world of its own, and there `MARBLES_EXPLORE=N` explores the test: it runs
+/// `N` times, each under a schedule of its same-tick work, in a fresh instance of its test case
+/// (set up and torn down each time) and a world of its own, and the schedule that fails is
+/// reported here with the token that replays it (`MARBLES_REPLAY`).
+///
 /// - Parameters:
 ///   - tick: The virtual length of one tick; positive.
 ///   - stepLimit: How many steps one call may run (see ``TestScheduler/stepLimit``).
@@ -73,6 +82,8 @@ public func withVirtualTime<Result>(
 ///   - filePath: The caller's file path (filled in for you).
 ///   - line: The caller's line (filled in for you).
 ///   - column: The caller's column (filled in for you).
+///   - function: The caller's name (filled in for you): in `invokeTest()`, `body` is the whole
+///     run of an XCTest test.
 ///   - body: The code to run in virtual time, given the world's scheduler.
 /// - Returns: What `body` returns.
 /// - Throws: What `body` throws.
@@ -80,9 +91,20 @@ public func withVirtualTime<Result>(
   tick: Duration = .milliseconds(1), stepLimit: Int = TestScheduler.defaultStepLimit,
   stallTimeout: Duration = TestScheduler.defaultStallTimeout,
   fileID: String = #fileID, filePath: StaticString = #filePath,
-  line: UInt = #line, column: UInt = #column,
+  line: UInt = #line, column: UInt = #column, function: String = #function,
   _ body: (TestScheduler) throws -> Result
 ) rethrows -> Result {
+  // `MARBLES_EXPLORE=N` (or `MARBLES_REPLAY`): an XCTest test's whole run is explored — run
+  // again per schedule by the bridge, each run coming back here under its schedule.
+  if function == "invokeTest()", Result.self == Void.self, ScheduleRun.exploresEveryTest,
+    World.current == nil, ScheduleRun.current == nil, let bridge = TestFramework.bridge,
+    bridge.exploreTheRunningTest(
+      ScheduleRun.exploreEveryTest ?? 1,
+      at: SchedulerSite(fileID: fileID, filePath: filePath, line: line, column: column))
+  {
+    // NB: `Result` is `Void`, checked above.
+    return () as! Result
+  }
   let opened = World.current == nil ? World.openScope() : nil
   let scheduler = TestScheduler(
     tick: tick, stepLimit: stepLimit, stallTimeout: stallTimeout, fileID: fileID,

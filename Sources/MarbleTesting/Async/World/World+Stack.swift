@@ -39,9 +39,9 @@ extension World {
   }
 
   /// Under `MARBLES_EXPLORE=N`, says — in a warning on the test, at the first scheduler's site —
-  /// that a test's world that no schedule follows runs one order only: only a trait can run a
-  /// test's body again. A run that asked for every test explored never passes one unexplored in
-  /// silence. (A scheduler's own random walk, `MARBLES_EXPLORE_EVERY_SCHEDULER`, is one order
+  /// that a test's world that no schedule follows runs one order only: only a trait, or an XCTest
+  /// test case's `invokeTest()`, can run a test's body again. A run that asked for every test
+  /// explored never passes one unexplored in silence. (A scheduler's own random walk, `MARBLES_EXPLORE_EVERY_SCHEDULER`, is one order
   /// too.)
   private func warnIfNotExplored(_ driver: TaskDriver, _ count: Int) {
     guard driver.schedule?.isTheSchedulersOwn ?? true, opening != .outsideTests,
@@ -54,15 +54,21 @@ extension World {
     let remedy =
       switch test {
       case .swiftTesting:
-        ". To explore it, give the test, or its suite, `.virtualTime` (the body then runs once "
-          + "per schedule) or `.exploringSchedules(n)`."
+        " — only a trait can run a test's body again. To explore it, give the test, or its "
+          + "suite, `.virtualTime` (the body then runs once per schedule) or "
+          + "`.exploringSchedules(n)`."
+      case .xcTest where !Platform.runsXCTestsAgain:
+        " — XCTest on this platform does not let Marbles run a test again. To explore it, run "
+          + "the code in `exploreSchedules(n) { … }` in the test's body."
       case .xcTest:
-        ", and XCTest has none. To explore it, run the code in `exploreSchedules(n) { … }` in "
-          + "the test's body."
+        " — only `invokeTest()` can run an XCTest test again. To explore it, open the test "
+          + "case's worlds there: `override func invokeTest() { withVirtualTime { _ in "
+          + "super.invokeTest() } }` runs each of its tests once per schedule; or run the code in "
+          + "`exploreSchedules(n) { … }` in the test's body."
       }
     reporter.warn(
       "MARBLES_EXPLORE=\(count) did not explore this test: its world opened \(opened), where one "
-        + "order of its work runs — only a trait can run a test's body again\(remedy)", at: site)
+        + "order of its work runs\(remedy)", at: site)
   }
 
   /// Gives the world's clock the top scheduler's stall timeout as how long a thread may read one

@@ -1,0 +1,174 @@
+import Dispatch
+import MarbleTesting
+@_spi(Internals) import Signals
+import Synchronization
+import Testing
+import XCTest
+
+#if !canImport(Darwin)
+  @_spi(Reflection) import Swift
+#endif
+
+/// `MARBLES_EXPLORE=N` for an XCTest test: a test case whose `invokeTest()` opens its worlds
+/// (`override func invokeTest() { withVirtualTime { _ in super.invokeTest() } }`) runs each of
+/// its tests once per schedule — each run a fresh instance of the test case, set up and torn down,
+/// in a world of its own — and the schedule that fails is reported at that line, with the token
+/// that replays it (`MARBLES_REPLAY`).
+///
+/// XCTest runs a test on its main thread, synchronously, and the exploration is `async`: the
+/// exploration runs on a task of its own, and hands each run to the test's thread, which waits
+/// for the next until the exploration ends.
+enum XCTestExploration {
+  /// Explores the XCTest test running here (see ``TestFrameworkBridge``).
+  ///
+  /// - Returns: `false` if no XCTest test case runs here, or this platform's XCTest does not let
+  ///   one be made afresh: nothing ran.
+  static func exploreTheRunningTest(_ count: Int, at site: SchedulerSite) -> Bool {
+    guard Test.current == nil, let running = XCTestWatcher.shared.runningTestCase,
+      let fresh = FreshTestCase(of: running)
+    else { return false }
+    let handOff = HandOff()
+    let name = running.name
+    let task = Task.detached {
+      await ScheduleExploring.explore(
+        count, seed: nil, replay: nil, opensWorlds: false,
+        replayAdvice: { token in
+          "replay it: MARBLES_REPLAY=\"\(token)\" with this test alone (`swift test --filter "
+            + "\(name.replacing(".", with: "/"))`), or exploreSchedules(replay: \"\(token)\") "
+            + "around its code"
+        }
+      ) {
+        // NB: the run's schedule, issue capture and record mode are this task's; the test's
+        // thread takes them.
+        let schedule = ScheduleRun.current
+        let capture = IssueCapture.current
+        let recording = MarbleRecording.scoped
+        await handOff.run {
+          MarbleRecording.$scoped.withValue(recording) {
+            IssueCapture.$current.withValue(capture) {
+              ScheduleRun.$current.withValue(schedule) { fresh.make().invokeTest() }
+            }
+          }
+        }
+      }
+    }
+    handOff.serve(until: task)
+    guard let exploration = handOff.exploration else { return true }
+    if let failure = exploration.failure {
+      SourceSite(fileID: site.fileID, filePath: site.filePath, line: site.line, column: site.column)
+        .report(failure.description)
+    }
+    return true
+  }
+
+  /// Runs on the test's thread what the exploration's task hands it, one run at a time, until
+  /// the exploration ends.
+  final class HandOff: Sendable {
+    private struct State {
+      var runs: [@Sendable () -> Void] = []
+      var exploration: ScheduleExploration?
+      var isOver = false
+    }
+
+    private let state = Mutex(State())
+    private let signal = DispatchSemaphore(value: 0)
+
+    /// What the exploration found, once it is over.
+    var exploration: ScheduleExploration? { state.withLock { $0.exploration } }
+
+    /// Runs `work` on the test's thread; returns when it ran.
+    func run(_ work: @escaping @Sendable () -> Void) async {
+      await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        state.withLock {
+          $0.runs.append {
+            work()
+            done.resume()
+          }
+        }
+        signal.signal()
+      }
+    }
+
+    /// Serves the runs `task` hands over, on this thread, until `task` ends.
+    func serve(until task: Task<ScheduleExploration, Never>) {
+      Task.detached {
+        let exploration = await task.value
+        self.state.withLock {
+          $0.exploration = exploration
+          $0.isOver = true
+        }
+        self.signal.signal()
+      }
+      while true {
+        RealTime.reading { signal.wait() }
+        let (run, isOver) = state.withLock { state in
+          (state.runs.isEmpty ? nil : state.runs.removeFirst(), state.isOver)
+        }
+        if let run {
+          run()
+        } else if isOver {
+          return
+        }
+      }
+    }
+  }
+}
+
+/// Registers the XCTest watcher as the process loads, when the environment asks for every test
+/// explored (called by `CMarbleRuntime`'s constructor): it must see each test case start.
+@_cdecl("marbles_watch_xctest_from_load")
+func watchXCTestFromLoad() {
+  guard XCTestWatcher.mayRunXCTest else { return }
+  _ = XCTestWatcher.shared
+}
+
+/// Makes fresh instances of the XCTest test case running now: one per run of an explored test,
+/// as XCTest makes one per test.
+///
+/// NB: @unchecked: made and used on the test's thread; XCTest's test cases are not `Sendable`.
+struct FreshTestCase: @unchecked Sendable {
+  let make: () -> XCTestCase
+
+  #if canImport(Darwin)
+    /// Not on Apple platforms (written for, not built here): XCTest there makes a test case from
+    /// an Objective-C invocation, which Swift does not reach; the test is not explored, and its
+    /// world says so.
+    init?(of testCase: XCTestCase) { return nil }
+  #else
+    /// The closure that runs one test on a test case, as XCTest keeps it.
+    private struct Closure {
+      let run: XCTestCaseClosure
+    }
+
+    /// Where an instance of `XCTestCase` keeps its test's closure (`testClosure`, private to
+    /// swift-corelibs-xctest), if it is there and of the type its initializer takes.
+    private static let closureOffset: Int? = {
+      var offset: Int?
+      _ = _forEachField(of: XCTestCase.self, options: _EachFieldOptions(rawValue: 1 << 0)) {
+        name, fieldOffset, type, _ in
+        guard String(cString: name) == "testClosure",
+          ObjectIdentifier(type) == ObjectIdentifier(XCTestCaseClosure.self)
+        else { return true }
+        offset = fieldOffset
+        return false
+      }
+      return offset
+    }()
+
+    /// A maker of instances of `testCase`'s class running its test, or `nil` if this XCTest keeps
+    /// the test's closure where it cannot be read.
+    init?(of testCase: XCTestCase) {
+      guard let offset = Self.closureOffset,
+        let test = testCase.name.split(separator: ".").last.map(String.init)
+      else { return nil }
+      // NB: read as a struct holding the closure: a closure read as a generic value would be taken
+      // for one of the most general representation, which a stored closure is not.
+      let closure = withExtendedLifetime(testCase) {
+        UnsafeRawPointer(Unmanaged.passUnretained(testCase).toOpaque())
+          .load(fromByteOffset: offset, as: Closure.self)
+      }
+      let testCaseClass = type(of: testCase)
+      make = { testCaseClass.init(name: test, testClosure: closure.run) }
+    }
+  #endif
+}
