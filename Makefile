@@ -51,7 +51,7 @@ docs-pictures:
 	scripts/docs-pictures.sh
 
 ## The concurrency and async tests under the thread sanitizer.
-TSAN_FILTER := Concurrency|VirtualClock|[Tt]woThreads|ParallelUse|TestClock|SignalValues|AsyncMarbles|DrivenWorld|Determinism|SearchViewModel|VirtualSleeps|StepByStep|OneClock|Schedule|RaceBugs|Soundness|FindingRaces|ExploredDrain|WorldExploration|HonestResults|FramePointer|RealDurations|XCTestWaits|ScopeB|KnownDeadlock|TaskLocals|aSuspendedTasksBindings|DispatchBlocks|OutsideHelp|OutsideRace
+TSAN_FILTER := Concurrency|VirtualClock|[Tt]woThreads|ParallelUse|TestClock|SignalValues|AsyncMarbles|DrivenWorld|Determinism|SearchViewModel|VirtualSleeps|StepByStep|OneClock|Schedule|RaceBugs|Soundness|FindingRaces|ExploredDrain|WorldExploration|HonestResults|FramePointer|RealDurations|XCTestWaits|ScopeB|KnownDeadlock|TaskLocals|aSuspendedTasksBindings|DispatchBlocks|OutsideHelp|OutsideRace|ExploreTheWhole
 test-tsan:
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_FILTER)'
 	rm -f $(STALE_PLANS)

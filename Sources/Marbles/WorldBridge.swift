@@ -32,6 +32,10 @@ package enum WorldBridge: TestFrameworkBridge {
     XCTestExploration.exploreTheRunningTest(count, at: site)
   }
 
+  package static func exploreWhenTheTestEnds(_ count: Int, at site: SchedulerSite) -> Bool {
+    XCTestExploration.exploreWhenTheTestEnds(count, at: site)
+  }
+
   package static func report(_ message: String, at site: SchedulerSite) {
     SourceSite(fileID: site.fileID, filePath: site.filePath, line: site.line, column: site.column)
       .report(message)

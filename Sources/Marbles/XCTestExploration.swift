@@ -19,16 +19,56 @@ import XCTest
 /// exploration runs on a task of its own, and hands each run to the test's thread, which waits
 /// for the next until the exploration ends.
 enum XCTestExploration {
-  /// Explores the XCTest test running here (see ``TestFrameworkBridge``).
+  /// Whether an XCTest test is being explored now: a world one of its runs opens outside the
+  /// run's schedule (at a scheduler made on a thread of its own) explores nothing more.
+  private static let isExploring = Atomic(false)
+
+  /// Explores the XCTest test running here, whose whole run `withVirtualTime` in `invokeTest()`
+  /// was asked to run (see ``TestFrameworkBridge``).
   ///
   /// - Returns: `false` if no XCTest test case runs here, or this platform's XCTest does not let
   ///   one be made afresh: nothing ran.
   static func exploreTheRunningTest(_ count: Int, at site: SchedulerSite) -> Bool {
+    guard !isExploring.load(ordering: .acquiring) else { return true }
     guard Test.current == nil, let running = XCTestWatcher.shared.runningTestCase,
       let fresh = FreshTestCase(of: running)
     else { return false }
-    let handOff = HandOff()
+    explore(count, fresh, named: running.name, reportingAt: site)
+    return true
+  }
+
+  /// Explores the XCTest test running here when its run ends — in a teardown block, once the
+  /// world its run opened is closed — for a test whose world opens in its body (at its first
+  /// `TestScheduler()`, in `withVirtualTime`): the run so far is a plain one, and the exploration
+  /// runs the whole test again, once per schedule (see ``TestFrameworkBridge``).
+  ///
+  /// - Returns: `false` if no XCTest test case runs here, or this platform's XCTest does not let
+  ///   one be made afresh: nothing will run.
+  static func exploreWhenTheTestEnds(_ count: Int, at site: SchedulerSite) -> Bool {
+    guard !isExploring.load(ordering: .acquiring) else { return true }
+    guard Test.current == nil, let running = XCTestWatcher.shared.runningTestCase,
+      let fresh = FreshTestCase(of: running)
+    else { return false }
+    // A test whose body opens several worlds is explored once.
+    guard XCTestWatcher.shared.takesTheEnd(of: running) else { return true }
     let name = running.name
+    running.addTeardownBlock {
+      // NB: a world the plain run opened at its first scheduler closes with the test; it is
+      // closed first, so that the runs' own schedulers open worlds of their own.
+      XCTestWatcher.shared.closeWorlds(ofTest: name)
+      explore(count, fresh, named: name, reportingAt: site)
+    }
+    return true
+  }
+
+  /// Runs the test `fresh` makes once per schedule, on this thread, and reports the schedule that
+  /// failed at `site`.
+  private static func explore(
+    _ count: Int, _ fresh: FreshTestCase, named name: String, reportingAt site: SchedulerSite
+  ) {
+    isExploring.store(true, ordering: .releasing)
+    defer { isExploring.store(false, ordering: .releasing) }
+    let handOff = HandOff()
     let task = Task.detached {
       await ScheduleExploring.explore(
         count, seed: nil, replay: nil, opensWorlds: false,
@@ -46,19 +86,19 @@ enum XCTestExploration {
         await handOff.run {
           MarbleRecording.$scoped.withValue(recording) {
             IssueCapture.$current.withValue(capture) {
-              ScheduleRun.$current.withValue(schedule) { fresh.make().invokeTest() }
+              ScheduleRun.$current.withValue(schedule) {
+                XCTestWatcher.shared.whileRunning(fresh.make) { $0.invokeTest() }
+              }
             }
           }
         }
       }
     }
     handOff.serve(until: task)
-    guard let exploration = handOff.exploration else { return true }
-    if let failure = exploration.failure {
+    if let failure = handOff.exploration?.failure {
       SourceSite(fileID: site.fileID, filePath: site.filePath, line: site.line, column: site.column)
         .report(failure.description)
     }
-    return true
   }
 
   /// Runs on the test's thread what the exploration's task hands it, one run at a time, until

@@ -18,6 +18,10 @@ final class XCTestWatcher: NSObject, XCTestObservation, @unchecked Sendable {
     var hasSeenTheRun = false
     var running: RunningCase?
     var worlds: [String: [World]] = [:]
+    /// The test cases whose test is explored when its run ends.
+    var exploredAtTheEnd: Set<ObjectIdentifier> = []
+    /// The worlds opened while a fresh instance of the running test case was made.
+    var openedWhileMaking: [World] = []
   }
 
   private let state = Locked(State())
@@ -26,7 +30,7 @@ final class XCTestWatcher: NSObject, XCTestObservation, @unchecked Sendable {
   /// first world of the process opened inside one), the watcher takes it that one is running.
   var runningTest: RunningTest? {
     state.withLock { state in
-      if let running = state.running { return .xcTest(running.testCase.name) }
+      if let running = state.running { return .xcTest(running.name) }
       return state.hasSeenTheRun || !Self.mayRunXCTest ? nil : .xcTest("")
     }
   }
@@ -34,6 +38,39 @@ final class XCTestWatcher: NSObject, XCTestObservation, @unchecked Sendable {
   /// The XCTest test case running now, if the watcher saw it begin.
   var runningTestCase: XCTestCase? {
     state.withLock { $0.running?.testCase }
+  }
+
+  /// Makes a fresh instance of the running test case with `make` and runs its test with `run` —
+  /// a run of an explored test — with it as the test case running: the worlds its test opens,
+  /// and those its making opens (a scheduler kept in a property), close with its own teardown.
+  func whileRunning(_ make: () -> XCTestCase, _ run: (XCTestCase) -> Void) {
+    let previous = state.withLock { state -> RunningCase? in
+      defer {
+        state.running = state.running.map { RunningCase(testCase: nil, name: $0.name) }
+      }
+      return state.running
+    }
+    defer { state.withLock { $0.running = previous } }
+    let testCase = make()
+    let opened = state.withLock { state -> [World] in
+      state.running = RunningCase(testCase: testCase, name: testCase.name)
+      defer { state.openedWhileMaking = [] }
+      return state.openedWhileMaking
+    }
+    for world in opened { testCase.addTeardownBlock { world.close() } }
+    run(testCase)
+  }
+
+  /// Whether the test `testCase` runs is yet to be explored when its run ends: the first to ask
+  /// takes that, and later ones are told `false`.
+  func takesTheEnd(of testCase: XCTestCase) -> Bool {
+    state.withLock { $0.exploredAtTheEnd.insert(ObjectIdentifier(testCase)).inserted }
+  }
+
+  /// Closes the worlds opened for test `name` so far.
+  func closeWorlds(ofTest name: String) {
+    let worlds = state.withLock { $0.worlds.removeValue(forKey: name) ?? [] }
+    for world in worlds { world.close() }
   }
 
   /// Whether XCTest may be running a test case that the watcher has not seen begin: in a test
@@ -56,11 +93,13 @@ final class XCTestWatcher: NSObject, XCTestObservation, @unchecked Sendable {
   /// clock, where the test case is known; else when XCTest says it finished.
   func close(_ world: World, whenEnds test: RunningTest) {
     guard case .xcTest(let name) = test else { return }
-    let running = state.withLock { state -> RunningCase? in
+    let running = state.withLock { state -> XCTestCase? in
       state.worlds[name, default: []].append(world)
-      return state.running?.testCase.name == name ? state.running : nil
+      guard let running = state.running, running.name == name else { return nil }
+      if running.testCase == nil { state.openedWhileMaking.append(world) }
+      return running.testCase
     }
-    running?.testCase.addTeardownBlock { world.close() }
+    running?.addTeardownBlock { world.close() }
   }
 
   func testBundleWillStart(_ testBundle: Bundle) {
@@ -73,7 +112,7 @@ final class XCTestWatcher: NSObject, XCTestObservation, @unchecked Sendable {
 
   func testCaseWillStart(_ testCase: XCTestCase) {
     closeStaleWorlds()
-    let running = RunningCase(testCase: testCase)
+    let running = RunningCase(testCase: testCase, name: testCase.name)
     state.withLock { $0.running = running }
   }
 
@@ -93,6 +132,7 @@ final class XCTestWatcher: NSObject, XCTestObservation, @unchecked Sendable {
     let worlds = state.withLock { state -> [World] in
       state.hasSeenTheRun = true
       state.running = nil
+      state.exploredAtTheEnd.remove(ObjectIdentifier(testCase))
       // A watcher registered in the middle of a test case filed its worlds under "".
       return (state.worlds.removeValue(forKey: testCase.name) ?? [])
         + (state.worlds.removeValue(forKey: "") ?? [])
@@ -137,5 +177,9 @@ final class XCTestWatcher: NSObject, XCTestObservation, @unchecked Sendable {
 /// NB: @unchecked: XCTest's test case is not `Sendable`; the watcher only reads its name and adds
 /// a teardown block, both of which XCTest allows from the test's own thread, where worlds open.
 private struct RunningCase: @unchecked Sendable {
-  let testCase: XCTestCase
+  /// The test case; `nil` while a fresh instance of it is being made, for a run of its test
+  /// under exploration (``XCTestWatcher/whileRunning(_:_:)``).
+  let testCase: XCTestCase?
+  /// Its name: XCTest's test name, `Class.test`.
+  let name: String
 }

@@ -208,3 +208,137 @@ final class ExploreTheWholeXCTestFixture: XCTestCase {
     XCTAssertEqual(value, 2)
   }
 }
+
+/// `MARBLES_EXPLORE=N` explores an XCTest test whose world opens in its body — at its first
+/// `TestScheduler()`, or in `withVirtualTime` — once its plain run ends: the whole test runs
+/// again under the schedules, each in a fresh instance of its test case, and the failing one is
+/// reported at the first scheduler's line. On 2026-11-29's `main` each such test ran once, in FIFO
+/// order, passed, and a warning said it was not explored.
+extension ExploreTheWholeXCTestTests {
+  func testATestWhoseWorldOpensAtItsFirstSchedulerIsExploredWhenItsRunEnds() throws {
+    let (status, output) = try runBodyFixture("testTheFirstSchedulerOpensTheWorld")
+    XCTAssertNotEqual(status, 0, output)
+    XCTAssertTrue(output.contains(" of 50 ("), output)
+    XCTAssertTrue(
+      output.contains(
+        "ExploreTheWholeXCTestTests.swift:\(ExploreInTheBodyFixture.firstSchedulerLine):"),
+      output)
+    XCTAssertTrue(output.contains("replay it: MARBLES_REPLAY=\"mrb2-"), output)
+    XCTAssertFalse(output.contains("did not explore"), output)
+    // The plain run, then the schedules up to the one that failed: more than two runs.
+    XCTAssertGreaterThan(output.components(separatedBy: "body fixture run").count - 1, 2, output)
+  }
+
+  func testATestWhoseWorldOpensInWithVirtualTimeIsExploredWhenItsRunEnds() throws {
+    let (status, output) = try runBodyFixture("testWithVirtualTimeInTheBody")
+    XCTAssertNotEqual(status, 0, output)
+    XCTAssertTrue(output.contains(" of 50 ("), output)
+    XCTAssertTrue(
+      output.contains(
+        "ExploreTheWholeXCTestTests.swift:\(ExploreInTheBodyFixture.withVirtualTimeLine):"),
+      output)
+    XCTAssertFalse(output.contains("did not explore"), output)
+    // The assertion after the world is the one that fails: the whole test ran again.
+    XCTAssertTrue(output.contains("XCTAssertEqual failed: (\"[\"b\", \"a\"]\")"), output)
+  }
+
+  /// Runs `test` of ``ExploreInTheBodyFixture`` in a child run under `MARBLES_EXPLORE=50`.
+  func runBodyFixture(_ test: String) throws -> (status: Int32, output: String) {
+    try runToolBlocking(
+      XCTestPathTests.command(running: "MarblesXCTests.ExploreInTheBodyFixture/" + test),
+      environment: [
+        "MARBLES_WHOLE_XCTEST_CHILD": "1", "MARBLES_EXPLORE": "50", "MARBLES_REPLAY": "",
+        "MARBLES_EXPLORE_EVERY_SCHEDULER": "", "MARBLES_SCHEDULES": "",
+      ])
+  }
+}
+
+/// Run by `ExploreTheWholeXCTestTests` in processes of their own (they do nothing in the suite's
+/// own run): tests whose worlds open in their bodies.
+final class ExploreInTheBodyFixture: XCTestCase {
+  static let firstSchedulerLine = #line + 8
+  static let withVirtualTimeLine = #line + 26
+
+  /// Two `async let` children that wake at the same tick and race to append to a log, in the
+  /// world the test's first scheduler opens.
+  func testTheFirstSchedulerOpensTheWorld() async {
+    guard ExploreTheWholeXCTestFixture.isChild else { return }
+    print("body fixture run")
+    let scheduler = TestScheduler()
+    let log = ExploreTheWholeXCTestFixture.Log()
+    async let first: Void = {
+      try? await Task.sleep(for: .milliseconds(10))
+      log.append("first")
+    }()
+    async let second: Void = {
+      try? await Task.sleep(for: .milliseconds(10))
+      log.append("second")
+    }()
+    _ = await (first, second)
+    XCTAssertEqual(log.all, ["first", "second"])
+    XCTAssertEqual(scheduler.now, 10)
+  }
+
+  /// Two tasks at one tick in a `withVirtualTime` world, checked after it.
+  func testWithVirtualTimeInTheBody() {
+    guard ExploreTheWholeXCTestFixture.isChild else { return }
+    let log = ExploreTheWholeXCTestFixture.Log()
+    withVirtualTime { scheduler in
+      scheduler.task { log.append("a") }
+      scheduler.task { log.append("b") }
+      scheduler.run()
+    }
+    XCTAssertEqual(log.all, ["a", "b"])
+  }
+}
+
+extension ExploreTheWholeXCTestTests {
+  /// A test case that makes a scheduler in a stored property and in `setUp`: each run under
+  /// exploration makes them in its fresh instance, whose teardown closes their worlds (the first
+  /// version of exploring at a test's end crashed here: the property's world was given to the
+  /// test case whose teardown had run).
+  func testATestCaseWithSchedulersInItsPropertiesIsExplored() throws {
+    let (status, output) = try runToolBlocking(
+      XCTestPathTests.command(running: "MarblesXCTests.SchedulerInAPropertyXCTests"),
+      environment: [
+        "MARBLES_EXPLORE": "5", "MARBLES_REPLAY": "", "MARBLES_EXPLORE_EVERY_SCHEDULER": "",
+        "MARBLES_SCHEDULES": "",
+      ])
+    XCTAssertEqual(status, 0, output)
+    XCTAssertTrue(output.contains("tests, with 0 failures"), output)
+    XCTAssertFalse(output.contains("did not explore"), output)
+  }
+}
+
+extension ExploreTheWholeXCTestTests {
+  /// A `@MainActor` test whose first line makes the scheduler, and which then calls an actor:
+  /// its runs under exploration pass. (The switch onto the actor that ends the job that opened
+  /// the world was taken for a resumption from outside virtual time, and failed the exploration.)
+  func testAMainActorTestWhoseFirstLineMakesTheSchedulerIsExplored() throws {
+    let (status, output) = try runToolBlocking(
+      XCTestPathTests.command(
+        running: "MarblesXCTests.ExploreInTheBodyFixture/testAMainActorTestCallsAnActor"),
+      environment: [
+        "MARBLES_WHOLE_XCTEST_CHILD": "1", "MARBLES_EXPLORE": "20", "MARBLES_REPLAY": "",
+        "MARBLES_EXPLORE_EVERY_SCHEDULER": "", "MARBLES_SCHEDULES": "",
+      ])
+    XCTAssertEqual(status, 0, output)
+    XCTAssertFalse(output.contains("outside virtual time"), output)
+    XCTAssertGreaterThan(output.components(separatedBy: "main-actor fixture run").count - 1, 1)
+  }
+}
+
+extension ExploreInTheBodyFixture {
+  @MainActor func testAMainActorTestCallsAnActor() async throws {
+    guard ExploreTheWholeXCTestFixture.isChild else { return }
+    print("main-actor fixture run")
+    let scheduler = TestScheduler()
+    let counter = ExploreTheWholeXCTestFixture.Counter()
+    for _ in 0..<3 { await counter.bump() }
+    try await Task.sleep(for: .seconds(2))
+    await counter.bump()
+    let value = await counter.value
+    XCTAssertEqual(value, 4)
+    XCTAssertEqual(scheduler.now, 2000)
+  }
+}

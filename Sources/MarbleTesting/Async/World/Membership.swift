@@ -75,7 +75,10 @@ enum Membership {
     }
     switch decision {
     case .driver(let driver, let ordinal):
-      if here == nil { driver.noteResumptionFromOutside() }
+      // NB: a job enqueued as a task of the world is in transit here (the switch that ends the
+      // job that opened the world, onto an actor) is the world's own move, not a resumption from
+      // outside.
+      if here == nil, inTransit == nil { driver.noteResumptionFromOutside() }
       if startedByRootThread, let id = taskID { driver.world?.addCoRoot(id) }
       driver.makeReady(unsafeBitCast(job, to: UnownedJob.self), on: target, ordinal: ordinal)
       return true

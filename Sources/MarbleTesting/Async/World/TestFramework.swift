@@ -33,6 +33,17 @@ package protocol TestFrameworkBridge {
   /// - Returns: `false` if it cannot run the test again (no XCTest test case runs here, or the
   ///   platform's XCTest does not let one be made afresh): nothing ran.
   static func exploreTheRunningTest(_ count: Int, at site: SchedulerSite) -> Bool
+
+  /// Explores the test running here when its run ends, for a test whose world opened in its
+  /// body, whose first scheduler is at `site` (an XCTest test's, at its first `TestScheduler()` or
+  /// in `withVirtualTime`): the run so far is a plain one; then, once its world is closed, the
+  /// whole test runs again under `count` schedules (or the token of `MARBLES_REPLAY`), each run
+  /// in a fresh instance of its test case and a world of its own, and the schedule that failed is
+  /// reported at `site`.
+  ///
+  /// - Returns: `false` if it cannot run the test again (no XCTest test case runs here, or the
+  ///   platform's XCTest does not let one be made afresh): nothing will run.
+  static func exploreWhenTheTestEnds(_ count: Int, at site: SchedulerSite) -> Bool
 }
 
 /// Reports a world's failures on its test, from whichever thread finds them.

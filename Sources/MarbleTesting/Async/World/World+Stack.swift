@@ -35,19 +35,31 @@ extension World {
     guard isOpen else { return }
     noteTopsStallTimeout()
     enterHere(driver, madeByTask: previous != nil)
-    if isFirst, let count = ScheduleRun.exploreEveryTest { warnIfNotExplored(driver, count) }
+    if isFirst, ScheduleRun.exploresEveryTest { exploreOrWarn(driver) }
   }
 
-  /// Under `MARBLES_EXPLORE=N`, says — in a warning on the test, at the first scheduler's site —
-  /// that a test's world that no schedule follows runs one order only: only a trait, or an XCTest
-  /// test case's `invokeTest()`, can run a test's body again. A run that asked for every test
-  /// explored never passes one unexplored in silence. (A scheduler's own random walk, `MARBLES_EXPLORE_EVERY_SCHEDULER`, is one order
-  /// too.)
-  private func warnIfNotExplored(_ driver: TaskDriver, _ count: Int) {
+  /// Under `MARBLES_EXPLORE=N` (or `MARBLES_REPLAY`), a test whose world opened in its body:
+  /// an XCTest test is explored when its run ends, run again whole once per schedule; another
+  /// says — in a warning on the test, at the first scheduler's site — that its world, which no
+  /// schedule follows, runs one order only: only a trait can run a Swift Testing test's body
+  /// again. A run that asked for every test explored never passes one unexplored in silence. (A
+  /// scheduler's own random walk, `MARBLES_EXPLORE_EVERY_SCHEDULER`, is one order too.)
+  private func exploreOrWarn(_ driver: TaskDriver) {
     guard driver.schedule?.isTheSchedulersOwn ?? true, opening != .outsideTests,
       let site = driver.core?.site,
       let test = TestFramework.runningTest, let reporter
     else { return }
+    // A world made before XCTest runs a test (a scheduler in a test case's property, made as
+    // XCTest makes its test cases) is no test's: it closes as the first test starts. (Where
+    // XCTest tests run again, the watcher has seen the run from the start: "" is no test.)
+    if case .xcTest("") = test, Platform.runsXCTestsAgain { return }
+    // An XCTest test is explored when its run ends: run again, whole, once per schedule.
+    if case .xcTest = test, Platform.runsXCTestsAgain, let bridge = TestFramework.bridge,
+      bridge.exploreWhenTheTestEnds(ScheduleRun.exploreEveryTest ?? 1, at: site)
+    {
+      return
+    }
+    guard let count = ScheduleRun.exploreEveryTest else { return }
     let opened =
       opening == .scope
       ? "in `withVirtualTime`" : "at the test's first `TestScheduler()`"
@@ -57,14 +69,10 @@ extension World {
         " — only a trait can run a test's body again. To explore it, give the test, or its "
           + "suite, `.virtualTime` (the body then runs once per schedule) or "
           + "`.exploringSchedules(n)`."
-      case .xcTest where !Platform.runsXCTestsAgain:
-        " — XCTest on this platform does not let Marbles run a test again. To explore it, run "
-          + "the code in `exploreSchedules(n) { … }` in the test's body."
       case .xcTest:
-        " — only `invokeTest()` can run an XCTest test again. To explore it, open the test "
-          + "case's worlds there: `override func invokeTest() { withVirtualTime { _ in "
-          + "super.invokeTest() } }` runs each of its tests once per schedule; or run the code in "
-          + "`exploreSchedules(n) { … }` in the test's body."
+        " — Marbles cannot make its test case afresh here, to run the test again (on Apple "
+          + "platforms it does not). To explore it, run the code in `exploreSchedules(n) { … }` "
+          + "in the test's body."
       }
     reporter.warn(
       "MARBLES_EXPLORE=\(count) did not explore this test: its world opened \(opened), where one "
