@@ -79,9 +79,10 @@ package final class ScheduleRun: Sendable {
   ).flatMap { UInt64($0) }
 
   /// `MARBLES_EXPLORE=N`: every test that runs in a world is explored under `N` schedules — by
-  /// the `.virtualTime` trait, which runs the test's body once per schedule. A world that opens
-  /// otherwise (in `withVirtualTime`, at a test's first `TestScheduler()`) runs one order, and
-  /// its first scheduler says so in a warning.
+  /// the `.virtualTime` trait, which runs the test's body once per schedule, and for XCTest by
+  /// the bridge, which runs the test again in fresh instances of its test case. A Swift Testing
+  /// world that opens otherwise (in `withVirtualTime`, at a test's first `TestScheduler()`) runs
+  /// one order, and its first scheduler says so in a warning.
   package static let exploreEveryTest: Int? = Platform.environment("MARBLES_EXPLORE").flatMap {
     Int($0)
   }.map { max($0, 1) }
