@@ -142,6 +142,8 @@ enum Schedules {
   /// that slows down or speeds up in between moves both); the median of the rounds' ratios, and
   /// their range. (100 of each, timed 5 times, gave ratios from 1.4× to 2.4× between runs.)
   static func cost(onlySide: String? = nil) async {
+    // `BENCH_K_TEST=text`: only the tests whose name holds it (for a profiler).
+    let only = ProcessInfo.processInfo.environment["BENCH_K_TEST"]
     func plainRuns(_ test: () async -> Bool) async -> Double {
       await Harness.time {
         var passed = 0
@@ -171,7 +173,7 @@ enum Schedules {
       ("a small async test", orderIndependent as () async -> Bool),
       ("it awaited in a world", orderIndependentAwaited),
       ("two sleepers awaited in a world", sleepersAwaited),
-    ] {
+    ] where only.map({ name.contains($0) }) ?? true {
       var plain: [Double] = []
       var explored: [Double] = []
       for _ in 0..<rounds {
