@@ -52,10 +52,13 @@ enum XCTestExploration {
     // A test whose body opens several worlds is explored once.
     guard XCTestWatcher.shared.takesTheEnd(of: running) else { return true }
     let name = running.name
-    running.addTeardownBlock {
+    running.addTeardownBlock { [unowned running] in
       // NB: a world the plain run opened at its first scheduler closes with the test; it is
       // closed first, so that the runs' own schedulers open worlds of their own.
       XCTestWatcher.shared.closeWorlds(ofTest: name)
+      // A plain run that failed has failed the test already, in the usual order: the schedules
+      // would only fail it again, schedule 0 first.
+      guard (running.testRun?.totalFailureCount ?? 0) == 0 else { return }
       explore(count, fresh, named: name, reportingAt: site)
     }
     return true

@@ -342,3 +342,23 @@ extension ExploreInTheBodyFixture {
     XCTAssertEqual(scheduler.now, 2000)
   }
 }
+
+extension ExploreTheWholeXCTestTests {
+  /// A test whose plain run failed is not explored at its end: it has failed in the usual order,
+  /// and its schedules would only fail it again (schedule 0 first), each failure twice.
+  func testATestWhosePlainRunFailedIsNotExploredAgain() throws {
+    let (status, output) = try runBodyFixture("testFailsInEveryOrder")
+    XCTAssertNotEqual(status, 0, output)
+    XCTAssertEqual(output.components(separatedBy: "failing fixture run").count - 1, 1, output)
+    XCTAssertFalse(output.contains("schedule 0 (FIFO"), output)
+  }
+}
+
+extension ExploreInTheBodyFixture {
+  func testFailsInEveryOrder() {
+    guard ExploreTheWholeXCTestFixture.isChild else { return }
+    print("failing fixture run")
+    let scheduler = TestScheduler()
+    XCTAssertEqual(scheduler.now, 1)
+  }
+}
