@@ -179,17 +179,8 @@ final class ExploreSchedulesXCTAssertFixtures: XCTestCase {
   func testAnAwaitingBody() async {
     guard Self.isChild else { return }
     await exploreSchedules(50, seed: 5) {
-      let log = AppendLog()
-      async let first: Void = {
-        try? await Task.sleep(for: .milliseconds(10))
-        log.append("first")
-      }()
-      async let second: Void = {
-        try? await Task.sleep(for: .milliseconds(10))
-        log.append("second")
-      }()
-      _ = await (first, second)
-      XCTAssertEqual(log.all, ["first", "second"])
+      let log = await twoSleepingChildrenAppend()
+      XCTAssertEqual(log, ["first", "second"])
     }
   }
 
@@ -208,11 +199,4 @@ final class ExploreSchedulesXCTAssertFixtures: XCTestCase {
       XCTAssertEqual(self.count, 1, "the main actor's count")
     }
   }
-}
-
-/// Lines appended from any task.
-private final class AppendLog: Sendable {
-  private let lines = Mutex<[String]>([])
-  func append(_ line: String) { lines.withLock { $0.append(line) } }
-  var all: [String] { lines.withLock { $0 } }
 }

@@ -166,17 +166,8 @@ final class ExploreTheWholeXCTestFixture: XCTestCase {
   func testTwoChildrenRace() async {
     guard Self.isChild else { return }
     noteTheRun()
-    let log = Log()
-    async let first: Void = {
-      try? await Task.sleep(for: .milliseconds(10))
-      log.append("first")
-    }()
-    async let second: Void = {
-      try? await Task.sleep(for: .milliseconds(10))
-      log.append("second")
-    }()
-    _ = await (first, second)
-    XCTAssertEqual(log.all, ["first", "second"])
+    let log = await twoSleepingChildrenAppend()
+    XCTAssertEqual(log, ["first", "second"])
   }
 
   final class Log: Sendable {
@@ -219,10 +210,7 @@ extension ExploreTheWholeXCTestTests {
     let (status, output) = try runBodyFixture("testTheFirstSchedulerOpensTheWorld")
     XCTAssertNotEqual(status, 0, output)
     XCTAssertTrue(output.contains(" of 50 ("), output)
-    XCTAssertTrue(
-      output.contains(
-        "ExploreTheWholeXCTestTests.swift:\(ExploreInTheBodyFixture.firstSchedulerLine):"),
-      output)
+    XCTAssertTrue(output.contains("ExploreTheWholeXCTestTests.swift:\(try schedulerLine(output)):"))
     XCTAssertTrue(output.contains("replay it: MARBLES_REPLAY=\"mrb2-"), output)
     XCTAssertFalse(output.contains("did not explore"), output)
     // The plain run, then the schedules up to the one that failed: more than two runs.
@@ -233,13 +221,17 @@ extension ExploreTheWholeXCTestTests {
     let (status, output) = try runBodyFixture("testWithVirtualTimeInTheBody")
     XCTAssertNotEqual(status, 0, output)
     XCTAssertTrue(output.contains(" of 50 ("), output)
-    XCTAssertTrue(
-      output.contains(
-        "ExploreTheWholeXCTestTests.swift:\(ExploreInTheBodyFixture.withVirtualTimeLine):"),
-      output)
+    XCTAssertTrue(output.contains("ExploreTheWholeXCTestTests.swift:\(try schedulerLine(output)):"))
     XCTAssertFalse(output.contains("did not explore"), output)
     // The assertion after the world is the one that fails: the whole test ran again.
     XCTAssertTrue(output.contains("XCTAssertEqual failed: (\"[\"b\", \"a\"]\")"), output)
+  }
+
+  /// The line of the first scheduler the fixture's run printed.
+  func schedulerLine(_ output: String) throws -> Int {
+    let marker = "the scheduler at line "
+    let after = try XCTUnwrap(output.components(separatedBy: marker).dropFirst().first, output)
+    return try XCTUnwrap(Int(after.prefix { $0.isNumber }), output)
   }
 
   /// Runs `test` of ``ExploreInTheBodyFixture`` in a child run under `MARBLES_EXPLORE=50`.
@@ -256,26 +248,15 @@ extension ExploreTheWholeXCTestTests {
 /// Run by `ExploreTheWholeXCTestTests` in processes of their own (they do nothing in the suite's
 /// own run): tests whose worlds open in their bodies.
 final class ExploreInTheBodyFixture: XCTestCase {
-  static let firstSchedulerLine = #line + 8
-  static let withVirtualTimeLine = #line + 26
 
   /// Two `async let` children that wake at the same tick and race to append to a log, in the
   /// world the test's first scheduler opens.
   func testTheFirstSchedulerOpensTheWorld() async {
     guard ExploreTheWholeXCTestFixture.isChild else { return }
-    print("body fixture run")
+    print("body fixture run, the scheduler at line \(#line + 1)")
     let scheduler = TestScheduler()
-    let log = ExploreTheWholeXCTestFixture.Log()
-    async let first: Void = {
-      try? await Task.sleep(for: .milliseconds(10))
-      log.append("first")
-    }()
-    async let second: Void = {
-      try? await Task.sleep(for: .milliseconds(10))
-      log.append("second")
-    }()
-    _ = await (first, second)
-    XCTAssertEqual(log.all, ["first", "second"])
+    let log = await twoSleepingChildrenAppend()
+    XCTAssertEqual(log, ["first", "second"])
     XCTAssertEqual(scheduler.now, 10)
   }
 
@@ -283,6 +264,7 @@ final class ExploreInTheBodyFixture: XCTestCase {
   func testWithVirtualTimeInTheBody() {
     guard ExploreTheWholeXCTestFixture.isChild else { return }
     let log = ExploreTheWholeXCTestFixture.Log()
+    print("body fixture run, the scheduler at line \(#line + 1)")
     withVirtualTime { scheduler in
       scheduler.task { log.append("a") }
       scheduler.task { log.append("b") }

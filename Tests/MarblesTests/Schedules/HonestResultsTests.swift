@@ -11,17 +11,7 @@ import Testing
   /// Two `async let` children that wake at the same tick and race to set a flag — in a test that
   /// makes no scheduler and opens no world: it runs in real time, once.
   static func twoChildrenRace() async {
-    let log = Log()
-    async let first: Void = {
-      try? await Task.sleep(for: .milliseconds(1))
-      log.append("first")
-    }()
-    async let second: Void = {
-      try? await Task.sleep(for: .milliseconds(1))
-      log.append("second")
-    }()
-    _ = await (first, second)
-    #expect(log.all.count == 2)
+    #expect(await twoSleepingChildrenAppend(after: .milliseconds(1)).count == 2)
   }
 
   /// A body whose task is resumed from a thread of its own: that resumption's order is the
