@@ -6,6 +6,9 @@ import Testing
 @Suite("QueueScheduler")
 struct QueueSchedulerTests {
   private static func deadline() -> DispatchTime { .now() + .seconds(30) }
+  /// How long the disposal test waits between scheduling and disposing: longer than the delay,
+  /// as a descheduled thread may.
+  private static let betweenScheduleAndDispose = DispatchTimeInterval.milliseconds(100)
 
   @Test("schedule runs the action on the scheduler's queue")
   func runsOnItsQueue() {
@@ -54,12 +57,19 @@ struct QueueSchedulerTests {
     #expect(runs.value == 0)
   }
 
+  /// The queue is held while the action is scheduled and disposed: a test thread descheduled for
+  /// longer than the delay between the two (a loaded CI machine: the action ran once in a full
+  /// parallel run) cannot let the action's block run first.
   @Test("A disposed delayed action never runs")
   func disposedDelayedActionNeverRuns() {
-    let scheduler = QueueScheduler()
+    let queue = DispatchQueue(label: "disposedDelayedActionNeverRuns")
+    let scheduler = QueueScheduler(queue: queue)
     let runs = Counter()
+    queue.suspend()
     let disposable = scheduler.schedule(after: .milliseconds(50)) { runs.increment() }
+    _ = DispatchSemaphore(value: 0).wait(timeout: .now() + Self.betweenScheduleAndDispose)
     disposable.dispose()
+    queue.resume()
     let done = DispatchSemaphore(value: 0)
     scheduler.schedule(after: .milliseconds(200)) { done.signal() }
     #expect(done.wait(timeout: Self.deadline()) == .success)
