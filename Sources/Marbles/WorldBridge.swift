@@ -28,8 +28,10 @@ package enum WorldBridge: TestFrameworkBridge {
     if case .xcTest = test { XCTestWatcher.shared.close(world, whenEnds: test) }
   }
 
-  package static func exploreTheRunningTest(_ count: Int, at site: SchedulerSite) -> Bool {
-    XCTestExploration.exploreTheRunningTest(count, at: site)
+  package static func exploreTheRunningTest(
+    _ count: Int, at site: SchedulerSite, runningItFirstWith runHere: () -> Void
+  ) -> Bool {
+    XCTestExploration.exploreTheRunningTest(count, at: site, runningItFirstWith: runHere)
   }
 
   package static func exploreWhenTheTestEnds(_ count: Int, at site: SchedulerSite) -> Bool {

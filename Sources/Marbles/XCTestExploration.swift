@@ -28,13 +28,30 @@ enum XCTestExploration {
   ///
   /// - Returns: `false` if no XCTest test case runs here, or this platform's XCTest does not let
   ///   one be made afresh: nothing ran.
-  static func exploreTheRunningTest(_ count: Int, at site: SchedulerSite) -> Bool {
+  static func exploreTheRunningTest(
+    _ count: Int, at site: SchedulerSite, runningItFirstWith runHere: () -> Void
+  ) -> Bool {
     guard !isExploring.load(ordering: .acquiring) else { return true }
     guard Test.current == nil, let running = XCTestWatcher.shared.runningTestCase,
       let fresh = FreshTestCase(of: running)
     else { return false }
-    explore(count, fresh, named: running.name, reportingAt: site)
+    // NB: the first run is handed to this thread while this call waits for the exploration.
+    withoutActuallyEscaping(runHere) { runHere in
+      explore(count, fresh, named: running.name, reportingAt: site, firstRun: FirstRun(runHere))
+    }
     return true
+  }
+
+  /// The first run of an explored test, in the test case XCTest made: its failures, skips and
+  /// expectations are XCTest's own, as in a run without exploring.
+  ///
+  /// NB: @unchecked: run on the test's thread only, while the exploration that holds it lasts.
+  struct FirstRun: @unchecked Sendable {
+    let run: () -> Void
+
+    init(_ run: @escaping () -> Void) {
+      self.run = run
+    }
   }
 
   /// Explores the XCTest test running here when its run ends — in a teardown block, once the
@@ -57,8 +74,10 @@ enum XCTestExploration {
       // closed first, so that the runs' own schedulers open worlds of their own.
       XCTestWatcher.shared.closeWorlds(ofTest: name)
       // A plain run that failed has failed the test already, in the usual order: the schedules
-      // would only fail it again, schedule 0 first.
-      guard (running.testRun?.totalFailureCount ?? 0) == 0 else { return }
+      // would only fail it again, schedule 0 first. One that skipped the test skipped it.
+      guard let run = running.testRun, run.totalFailureCount == 0, run.skipCount == 0 else {
+        return
+      }
       explore(count, fresh, named: name, reportingAt: site)
     }
     return true
@@ -67,13 +86,15 @@ enum XCTestExploration {
   /// Runs the test `fresh` makes once per schedule, on this thread, and reports the schedule that
   /// failed at `site`.
   private static func explore(
-    _ count: Int, _ fresh: FreshTestCase, named name: String, reportingAt site: SchedulerSite
+    _ count: Int, _ fresh: FreshTestCase, named name: String, reportingAt site: SchedulerSite,
+    firstRun: FirstRun? = nil
   ) {
     isExploring.store(true, ordering: .releasing)
     defer { isExploring.store(false, ordering: .releasing) }
     let handOff = HandOff()
     let task = Task.detached {
-      await ScheduleExploring.explore(
+      var isFirst = true
+      return await ScheduleExploring.explore(
         count, seed: nil, replay: nil, opensWorlds: false,
         replayAdvice: { token in
           "replay it: MARBLES_REPLAY=\"\(token)\" with this test alone (`swift test --filter "
@@ -86,11 +107,17 @@ enum XCTestExploration {
         let schedule = ScheduleRun.current
         let capture = IssueCapture.current
         let recording = MarbleRecording.scoped
+        let first = isFirst ? firstRun : nil
+        isFirst = false
         await handOff.run {
           MarbleRecording.$scoped.withValue(recording) {
             IssueCapture.$current.withValue(capture) {
               ScheduleRun.$current.withValue(schedule) {
-                XCTestWatcher.shared.whileRunning(fresh.make) { $0.invokeTest() }
+                if let first {
+                  first.run()
+                } else {
+                  XCTestWatcher.shared.whileRunning(fresh.make) { $0.invokeTest() }
+                }
               }
             }
           }

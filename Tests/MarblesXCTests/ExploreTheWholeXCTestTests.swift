@@ -344,3 +344,46 @@ extension ExploreInTheBodyFixture {
     XCTAssertEqual(scheduler.now, 1)
   }
 }
+
+extension ExploreTheWholeXCTestTests {
+  /// The first run of a test explored through `invokeTest()` is the test case XCTest made: a test
+  /// that skips is reported skipped, as without exploring (its runs in fresh instances have no
+  /// XCTest run to record a skip on: the test passed).
+  func testATestThatSkipsIsReportedSkipped() throws {
+    let (status, output) = try runFixture(
+      "testSkips", ["MARBLES_EXPLORE": "50", "MARBLES_REPLAY": ""])
+    XCTAssertEqual(status, 0, output)
+    XCTAssertTrue(
+      output.contains("Test Case 'ExploreTheWholeXCTestFixture.testSkips' skipped"), output)
+  }
+}
+
+extension ExploreTheWholeXCTestFixture {
+  func testSkips() throws {
+    guard Self.isChild else { return }
+    throw XCTSkip("skipped on purpose")
+  }
+}
+
+extension ExploreTheWholeXCTestTests {
+  /// A test whose plain run skipped it, after its world opened, is not explored at its end.
+  func testATestWhosePlainRunSkippedIsNotExplored() throws {
+    let (status, output) = try runBodyFixture("testSkipsInItsWorld")
+    XCTAssertEqual(status, 0, output)
+    XCTAssertEqual(output.components(separatedBy: "skipping fixture run").count - 1, 1, output)
+    XCTAssertTrue(
+      output.contains("Test Case 'ExploreInTheBodyFixture.testSkipsInItsWorld' skipped"), output)
+  }
+}
+
+extension ExploreInTheBodyFixture {
+  func testSkipsInItsWorld() throws {
+    guard ExploreTheWholeXCTestFixture.isChild else { return }
+    print("skipping fixture run")
+    let scheduler = TestScheduler()
+    scheduler.task {}
+    scheduler.task {}
+    scheduler.run()
+    throw XCTSkip("skipped on purpose")
+  }
+}

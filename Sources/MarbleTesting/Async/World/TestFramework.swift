@@ -27,12 +27,15 @@ package protocol TestFrameworkBridge {
 
   /// Explores the test running here, whose whole run `withVirtualTime` at `site` was asked to
   /// run (an XCTest test case's `invokeTest()`): under `count` schedules, or the token of
-  /// `MARBLES_REPLAY`, each run in a fresh instance of its test case and a world of its own; and
-  /// reports the schedule that failed at `site`.
+  /// `MARBLES_REPLAY`, each run in a world of its own — the first by `runHere`, in the test case
+  /// XCTest made, every later one in a fresh instance of it; and reports the schedule that failed
+  /// at `site`.
   ///
   /// - Returns: `false` if it cannot run the test again (no XCTest test case runs here, or the
   ///   platform's XCTest does not let one be made afresh): nothing ran.
-  static func exploreTheRunningTest(_ count: Int, at site: SchedulerSite) -> Bool
+  static func exploreTheRunningTest(
+    _ count: Int, at site: SchedulerSite, runningItFirstWith runHere: () -> Void
+  ) -> Bool
 
   /// Explores the test running here when its run ends, for a test whose world opened in its
   /// body, whose first scheduler is at `site` (an XCTest test's, at its first `TestScheduler()` or

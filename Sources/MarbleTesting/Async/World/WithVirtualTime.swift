@@ -100,7 +100,14 @@ public func withVirtualTime<Result>(
     World.current == nil, ScheduleRun.current == nil, let bridge = TestFramework.bridge,
     bridge.exploreTheRunningTest(
       ScheduleRun.exploreEveryTest ?? 1,
-      at: SchedulerSite(fileID: fileID, filePath: filePath, line: line, column: column))
+      at: SchedulerSite(fileID: fileID, filePath: filePath, line: line, column: column),
+      runningItFirstWith: {
+        // The first run, in the test case XCTest made: `body` in a world of its own, under the
+        // run's schedule. (`invokeTest()` does not throw.)
+        _ = try? withVirtualTime(
+          tick: tick, stepLimit: stepLimit, stallTimeout: stallTimeout, fileID: fileID,
+          filePath: filePath, line: line, column: column, function: "the first run", body)
+      })
   {
     // NB: `Result` is `Void`, checked above.
     return () as! Result
