@@ -19,6 +19,19 @@ extension World {
   ///     in it is cancelled even while it runs (a loop that checks for cancellation then ends), and
   ///     the process is not watched — a running root cannot be told from one a busy pool holds
   ///     back.
+  /// Whether `task` waits for the value of one of `tasks`, directly or through tasks that wait
+  /// for each other's values.
+  static func awaits(any tasks: [MarblesJobRef], from task: MarblesJobRef) -> Bool {
+    var current = task
+    // NB: a chain of awaits is short; the bound only guards against a cycle read mid-change.
+    for _ in 0..<64 {
+      guard let awaited = Jobs.awaitedTask(of: current) else { return false }
+      if tasks.contains(where: { $0 == awaited }) { return true }
+      current = awaited
+    }
+    return false
+  }
+
   func giveUp(because report: String, waitingOutside: Bool = false, isLivelock: Bool = false) {
     let drivers = state.withLock { state -> [TaskDriver]? in
       guard !state.hasGivenUp, !state.isClosed else { return nil }
@@ -58,9 +71,16 @@ extension World {
     }
     let cancelled = tasks.filter { !Jobs.status(of: $0).isComplete }
     // A root that waits for its task group's children waits for tasks cancelled here: their ends
-    // end its wait, as a task's value does (the runtime does not say which group it is).
+    // end its wait, as a task's value does (the runtime does not say which group it is). So does
+    // a root that waits for the value of a task cancelled here, or of a task that waits for one:
+    // read now, before the cancellations — read when the cancellation of the root is decided, in
+    // the test's context and later, such a root may have been resumed and gone on to a wait of
+    // its own past the world (its test then saw itself cancelled, once in a loaded full run).
     let rootAwaitsCancelledWork =
-      !cancelled.isEmpty && rootTask.map { Jobs.status(of: $0).dependency == .group } == true
+      !cancelled.isEmpty
+      && rootTask.map {
+        Jobs.status(of: $0).dependency == .group || Self.awaits(any: cancelled, from: $0)
+      } == true
     // In a livelock the root's own loop needs cancelling to end, if the root kept running in it;
     // a root that only waits is cancelled where its wait needs it, as in a deadlock.
     let rootKeptRunning: Bool =
