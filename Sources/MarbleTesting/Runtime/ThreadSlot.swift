@@ -105,12 +105,26 @@ enum ThreadSlot {
   static func running<Result>(_ pointer: UnsafeRawPointer, _ body: () throws -> Result) rethrows
     -> Result
   {
+    try marked(pointer, task: anyCode, body)
+  }
+
+  /// Runs `body` as code of no world — the thread's mark off, so that what it enqueues is taken
+  /// as anything outside is (a world's root still goes to its world) — then puts the old mark
+  /// back.
+  static func outsideAnyWorld<Result>(_ body: () throws -> Result) rethrows -> Result {
+    try marked(nil, task: nil, body)
+  }
+
+  /// Runs `body` with the mark `pointer` and `task`, then puts the old mark back.
+  private static func marked<Result>(
+    _ pointer: UnsafeRawPointer?, task: UnsafeRawPointer?, _ body: () throws -> Result
+  ) rethrows -> Result {
     let previous = (driver.value, markedTask.value)
     // What the old mark holds stays alive while the slots hold another.
     if let old = previous.0 { _ = Unmanaged<TaskDriver>.fromOpaque(old).retain() }
     if let old = previous.1, isTask(old) { Jobs.retain(OpaquePointer(old)) }
     setDriver(pointer)
-    setMarkedTask(anyCode)
+    setMarkedTask(task)
     defer {
       setDriver(previous.0)
       setMarkedTask(previous.1)

@@ -17,6 +17,11 @@ package enum ExplorationTurns {
   /// Whether the current task holds the turn: an exploration inside another runs in its turn.
   @TaskLocal private static var holdsTheTurn = false
 
+  /// How many explorations wait for the turn now.
+  package static var waitingCount: Int {
+    state.withLock { $0.waiting.count }
+  }
+
   /// Runs `body` in the process's one exploration turn, waiting for it first.
   package static func inTurn<Result>(
     isolation: isolated (any Actor)? = #isolation, _ body: () async -> Result
@@ -46,7 +51,11 @@ package enum ExplorationTurns {
         }
         return state.waiting.removeFirst()
       }
-      next?.resume()
+      // NB: as code of no world: the next exploration is another test's task, which this code —
+      // a world's root, or its work — would otherwise take for a task its work made (an id newer
+      // than the world), and keep: the world's close cancelled it, from no test's context. (A
+      // task that is a world's root still goes to its world.)
+      ThreadSlot.outsideAnyWorld { next?.resume() }
     }
     return await $holdsTheTurn.withValue(true) { await body() }
   }
