@@ -60,7 +60,7 @@ public struct VirtualTimeTrait: TestTrait, SuiteTrait, TestScoping {
       // `MARBLES_EXPLORE=N`: every test that runs in a world is explored (`MARBLES_REPLAY`:
       // replayed).
       if ScheduleRun.exploresEveryTest {
-        let count = ScheduleExploring.Environment.current.explore ?? 1
+        let count = ScheduleRun.exploreEveryTest ?? 1
         return await VirtualTimeSettings.$current.withValue(settings) {
           await ExploringSchedulesTrait.exploringSchedules(count).explore(test, function)
         }

@@ -11,9 +11,10 @@ import XCTest
 
 /// `MARBLES_EXPLORE=N` for an XCTest test: a test case whose `invokeTest()` opens its worlds
 /// (`override func invokeTest() { withVirtualTime { _ in super.invokeTest() } }`) runs each of
-/// its tests once per schedule — each run a fresh instance of the test case, set up and torn down,
-/// in a world of its own — and the schedule that fails is reported at that line, with the token
-/// that replays it (`MARBLES_REPLAY`).
+/// its tests once per schedule — the first run in the test case XCTest made, every later one in a
+/// fresh instance of it, set up and torn down, each in a world of its own — and the schedule that
+/// fails is reported at that line, with the token that replays it (`MARBLES_REPLAY`). A test whose
+/// world opens in its body is run again so when its plain run ends.
 ///
 /// XCTest runs a test on its main thread, synchronously, and the exploration is `async`: the
 /// exploration runs on a task of its own, and hands each run to the test's thread, which waits
@@ -32,14 +33,21 @@ enum XCTestExploration {
     _ count: Int, at site: SchedulerSite, runningItFirstWith runHere: () -> Void
   ) -> Bool {
     guard !isExploring.load(ordering: .acquiring) else { return true }
-    guard Test.current == nil, let running = XCTestWatcher.shared.runningTestCase,
-      let fresh = FreshTestCase(of: running)
-    else { return false }
+    guard let (running, fresh) = runningTestCase() else { return false }
     // NB: the first run is handed to this thread while this call waits for the exploration.
     withoutActuallyEscaping(runHere) { runHere in
       explore(count, fresh, named: running.name, reportingAt: site, firstRun: FirstRun(runHere))
     }
     return true
+  }
+
+  /// The XCTest test case running here, and the maker of fresh instances of it, if there is one
+  /// and this platform's XCTest lets one be made afresh.
+  private static func runningTestCase() -> (XCTestCase, FreshTestCase)? {
+    guard Test.current == nil, let running = XCTestWatcher.shared.runningTestCase,
+      let fresh = FreshTestCase(of: running)
+    else { return nil }
+    return (running, fresh)
   }
 
   /// The first run of an explored test, in the test case XCTest made: its failures, skips and
@@ -63,9 +71,7 @@ enum XCTestExploration {
   ///   one be made afresh: nothing will run.
   static func exploreWhenTheTestEnds(_ count: Int, at site: SchedulerSite) -> Bool {
     guard !isExploring.load(ordering: .acquiring) else { return true }
-    guard Test.current == nil, let running = XCTestWatcher.shared.runningTestCase,
-      let fresh = FreshTestCase(of: running)
-    else { return false }
+    guard let (running, fresh) = runningTestCase() else { return false }
     // A test whose body opens several worlds is explored once.
     guard XCTestWatcher.shared.takesTheEnd(of: running) else { return true }
     let name = running.name
@@ -92,9 +98,9 @@ enum XCTestExploration {
     isExploring.store(true, ordering: .releasing)
     defer { isExploring.store(false, ordering: .releasing) }
     let handOff = HandOff()
-    let task = Task.detached {
+    Task.detached {
       var isFirst = true
-      return await ScheduleExploring.explore(
+      let exploration = await ScheduleExploring.explore(
         count, seed: nil, replay: nil, opensWorlds: false,
         replayAdvice: { token in
           "replay it: MARBLES_REPLAY=\"\(token)\" with this test alone (`swift test --filter "
@@ -123,9 +129,9 @@ enum XCTestExploration {
           }
         }
       }
+      handOff.finish(exploration)
     }
-    handOff.serve(until: task)
-    if let failure = handOff.exploration?.failure {
+    if let failure = handOff.serve().failure {
       SourceSite(fileID: site.fileID, filePath: site.filePath, line: site.line, column: site.column)
         .report(failure.description)
     }
@@ -136,15 +142,12 @@ enum XCTestExploration {
   final class HandOff: Sendable {
     private struct State {
       var runs: [@Sendable () -> Void] = []
+      /// What the exploration found, once it is over.
       var exploration: ScheduleExploration?
-      var isOver = false
     }
 
     private let state = Mutex(State())
     private let signal = DispatchSemaphore(value: 0)
-
-    /// What the exploration found, once it is over.
-    var exploration: ScheduleExploration? { state.withLock { $0.exploration } }
 
     /// Runs `work` on the test's thread; returns when it ran.
     func run(_ work: @escaping @Sendable () -> Void) async {
@@ -159,25 +162,25 @@ enum XCTestExploration {
       }
     }
 
-    /// Serves the runs `task` hands over, on this thread, until `task` ends.
-    func serve(until task: Task<ScheduleExploration, Never>) {
-      Task.detached {
-        let exploration = await task.value
-        self.state.withLock {
-          $0.exploration = exploration
-          $0.isOver = true
-        }
-        self.signal.signal()
-      }
+    /// Ends the serving: the exploration is over, and found `exploration`.
+    func finish(_ exploration: ScheduleExploration) {
+      state.withLock { $0.exploration = exploration }
+      signal.signal()
+    }
+
+    /// Serves the runs handed over, on this thread, until the exploration is over.
+    ///
+    /// - Returns: What it found.
+    func serve() -> ScheduleExploration {
       while true {
         RealTime.reading { signal.wait() }
-        let (run, isOver) = state.withLock { state in
-          (state.runs.isEmpty ? nil : state.runs.removeFirst(), state.isOver)
+        let (run, exploration) = state.withLock { state in
+          (state.runs.isEmpty ? nil : state.runs.removeFirst(), state.exploration)
         }
         if let run {
           run()
-        } else if isOver {
-          return
+        } else if let exploration {
+          return exploration
         }
       }
     }

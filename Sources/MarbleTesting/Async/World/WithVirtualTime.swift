@@ -70,9 +70,10 @@ public func withVirtualTime<Result>(
 ///
 /// In an XCTest test case's `invokeTest()`, around `super.invokeTest()`, it puts each test of the
 /// class in a world of its own, and there `MARBLES_EXPLORE=N` explores the test: it runs
-/// `N` times, each under a schedule of its same-tick work, in a fresh instance of its test case
-/// (set up and torn down each time) and a world of its own, and the schedule that fails is
-/// reported here with the token that replays it (`MARBLES_REPLAY`).
+/// `N` times, each under a schedule of its same-tick work and in a world of its own — the first
+/// time in the test case XCTest made, every later time in a fresh instance of it, set up and torn
+/// down — and the schedule that fails is reported here with the token that replays it
+/// (`MARBLES_REPLAY`).
 ///
 /// - Parameters:
 ///   - tick: The virtual length of one tick; positive.

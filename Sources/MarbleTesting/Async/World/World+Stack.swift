@@ -54,7 +54,7 @@ extension World {
     // XCTest tests run again, the watcher has seen the run from the start: "" is no test.)
     if case .xcTest("") = test, Platform.runsXCTestsAgain { return }
     // An XCTest test is explored when its run ends: run again, whole, once per schedule.
-    if case .xcTest = test, Platform.runsXCTestsAgain, let bridge = TestFramework.bridge,
+    if case .xcTest = test, let bridge = TestFramework.bridge,
       bridge.exploreWhenTheTestEnds(ScheduleRun.exploreEveryTest ?? 1, at: site)
     {
       return
